@@ -1,0 +1,164 @@
+package ir
+
+// Space is the memory an array lives in.
+type Space uint8
+
+// The memory spaces.
+const (
+	Global Space = iota + 1
+	Shared
+)
+
+// Access says how a kernel may use a global array.
+type Access uint8
+
+// The access modes of global arrays. Shared arrays are ReadWrite.
+const (
+	Input     Access = iota + 1 // read only
+	Output                      // written (stores, atomics); never read
+	ReadWrite                   // read and written, as in an in-place kernel
+)
+
+// String returns the access mode's name.
+func (a Access) String() string {
+	switch a {
+	case Input:
+		return "input"
+	case Output:
+		return "output"
+	case ReadWrite:
+		return "read-write"
+	}
+	return "access?"
+}
+
+// Array is a global array (a kernel parameter, with its length passed as a
+// parameter too) or a shared array (Size elements, placed at Offset bytes in
+// the block's shared memory by codegen's layout pass). Arrays are identified
+// by pointer; Name is unique in a kernel.
+type Array struct {
+	Name   string
+	Elem   Type
+	Space  Space
+	Access Access
+	Size   int // shared arrays: number of elements
+	Offset int // shared arrays: byte offset, set by the layout pass
+	Pos    Pos // where the array was declared or allocated
+}
+
+// Bytes returns the size of a shared array in bytes.
+func (a *Array) Bytes() int { return a.Size * a.Elem.Size() }
+
+// Param is a kernel parameter: an array (passed with its length) or a
+// scalar. Exactly one of Array and Scalar is set.
+type Param struct {
+	Array  *Array
+	Scalar *Var
+}
+
+// Name returns the parameter's name.
+func (p Param) Name() string {
+	if p.Array != nil {
+		return p.Array.Name
+	}
+	return p.Scalar.Name
+}
+
+// Kernel is a GPU kernel: its name, its threads per block, its parameters
+// in order, its shared arrays and its Grid-level body.
+type Kernel struct {
+	Name    string
+	Threads int // threads per block
+	Params  []Param
+	Shared  []*Array
+	Body    []Stmt
+	// Blocks is the number of blocks a launch needs to cover the kernel's
+	// work, as an expression over parameters (scalars and array lengths) and
+	// constants. A launch may use fewer: every Grid-level ForAll loops.
+	Blocks Expr
+	// SharedBytes is the shared memory a block uses, set by the layout pass.
+	SharedBytes int
+	// Pos is where the kernel was defined.
+	Pos Pos
+}
+
+// WalkStmts calls f for every statement of body in order, depth first,
+// parents before children. If f returns false the children of that
+// statement are skipped.
+func WalkStmts(body []Stmt, f func(Stmt) bool) {
+	for _, s := range body {
+		if !f(s) {
+			continue
+		}
+		switch s := s.(type) {
+		case *If:
+			WalkStmts(s.Then, f)
+			WalkStmts(s.Else, f)
+		case *For:
+			WalkStmts(s.Body, f)
+		case *While:
+			WalkStmts(s.Body, f)
+		case *ForAll:
+			WalkStmts(s.Body, f)
+		}
+	}
+}
+
+// WalkExpr calls f for e and every sub-expression of e, parents first.
+func WalkExpr(e Expr, f func(Expr)) {
+	if e == nil {
+		return
+	}
+	f(e)
+	switch e := e.(type) {
+	case *Unary:
+		WalkExpr(e.X, f)
+	case *Binary:
+		WalkExpr(e.X, f)
+		WalkExpr(e.Y, f)
+	case *Select:
+		WalkExpr(e.Cond, f)
+		WalkExpr(e.Then, f)
+		WalkExpr(e.Else, f)
+	case *Convert:
+		WalkExpr(e.X, f)
+	case *Load:
+		WalkExpr(e.Index, f)
+	}
+}
+
+// Exprs returns the expressions a statement holds directly (not those of
+// nested statements), in a fixed order.
+func Exprs(s Stmt) []Expr {
+	var es []Expr
+	add := func(xs ...Expr) {
+		for _, x := range xs {
+			if x != nil {
+				es = append(es, x)
+			}
+		}
+	}
+	switch s := s.(type) {
+	case *Decl:
+		add(s.Init)
+	case *Assign:
+		add(s.Value)
+	case *Store:
+		add(s.Index, s.Value)
+	case *If:
+		add(s.Cond)
+	case *For:
+		add(s.Count)
+	case *While:
+		add(s.Cond)
+	case *ForAll:
+		add(s.Count)
+	case *Atomic:
+		add(s.Index, s.Value, s.Compare)
+	case *Shuffle:
+		add(s.Value, s.Lane)
+	case *Ballot:
+		add(s.Pred)
+	}
+	return es
+}

@@ -1,0 +1,289 @@
+package ir
+
+// Stmt is a statement. The implementations are the types of this file.
+type Stmt interface {
+	// Position returns the user's Go line that built the statement.
+	Position() Pos
+	isStmt()
+}
+
+// Level is a level of the GPU hierarchy at which a program runs.
+type Level uint8
+
+// The levels, outermost first.
+const (
+	GridLevel Level = iota + 1
+	BlockLevel
+	WarpLevel
+	ThreadLevel
+)
+
+// String returns the level's name.
+func (l Level) String() string {
+	switch l {
+	case GridLevel:
+		return "Grid"
+	case BlockLevel:
+		return "Block"
+	case WarpLevel:
+		return "Warp"
+	case ThreadLevel:
+		return "Thread"
+	}
+	return "Level?"
+}
+
+// Decl declares the local variable Var and initialises it.
+type Decl struct {
+	Var  *Var
+	Init Expr
+	Pos  Pos
+}
+
+// Assign assigns Value to an already declared variable.
+type Assign struct {
+	Var   *Var
+	Value Expr
+	Pos   Pos
+}
+
+// Store writes Array[Index] = Value. A store to a global array whose index is
+// not below the array's length writes nothing on the GPU (the printer guards
+// it) and is reported by the evaluator.
+//
+// SameValue marks a store that many threads may perform at one address in
+// one barrier interval provided they all write the same value (as occurs
+// does); the evaluator reports any other concurrent plain writes as a race.
+type Store struct {
+	Array     *Array
+	Index     Expr
+	Value     Expr
+	SameValue bool
+	Pos       Pos
+}
+
+// If runs Then when Cond holds, Else otherwise.
+type If struct {
+	Cond Expr
+	Then []Stmt
+	Else []Stmt
+	Pos  Pos
+}
+
+// For runs Body for Var = 0, 1, ..., Count-1 sequentially. Var and Count have
+// one integer type. Count is evaluated once, before the first iteration.
+type For struct {
+	Var   *Var
+	Count Expr
+	Body  []Stmt
+	Pos   Pos
+}
+
+// While runs Body while Cond holds.
+type While struct {
+	Cond Expr
+	Body []Stmt
+	Pos  Pos
+}
+
+// ForAllKind says what a ForAll ranges over: its level and its body's level.
+type ForAllKind uint8
+
+// The ForAll kinds.
+const (
+	// GridThreads: Var ranges over global thread indices [0, Count); the
+	// body is a Thread program. Printed as a grid-stride loop.
+	GridThreads ForAllKind = iota + 1
+	// GridBlocks: Var ranges over virtual block indices [0, Count); the body
+	// is a Block program. Printed as a block-stride loop.
+	GridBlocks
+	// BlockThreads: Var ranges over the threads of a block, [0, Count); the
+	// body is a Thread program. Count may exceed the block size: the printer
+	// then loops (virtualised threads).
+	BlockThreads
+	// BlockWarps: Var ranges over the warps of a block, [0, Count); the body
+	// is a Warp program. Virtualised like BlockThreads.
+	BlockWarps
+	// WarpLanes: Var ranges over the lanes of a warp, [0, Count) with
+	// Count <= 32; the body is a Thread program.
+	WarpLanes
+)
+
+// Outer returns the level of the program that contains the ForAll.
+func (k ForAllKind) Outer() Level {
+	switch k {
+	case GridThreads, GridBlocks:
+		return GridLevel
+	case BlockThreads, BlockWarps:
+		return BlockLevel
+	case WarpLanes:
+		return WarpLevel
+	}
+	return 0
+}
+
+// Inner returns the level of the ForAll's body.
+func (k ForAllKind) Inner() Level {
+	switch k {
+	case GridBlocks:
+		return BlockLevel
+	case BlockWarps:
+		return WarpLevel
+	case GridThreads, BlockThreads, WarpLanes:
+		return ThreadLevel
+	}
+	return 0
+}
+
+// String returns the kind's name.
+func (k ForAllKind) String() string {
+	switch k {
+	case GridThreads:
+		return "GridThreads"
+	case GridBlocks:
+		return "GridBlocks"
+	case BlockThreads:
+		return "BlockThreads"
+	case BlockWarps:
+		return "BlockWarps"
+	case WarpLanes:
+		return "WarpLanes"
+	}
+	return "ForAllKind?"
+}
+
+// ForAll runs Body in parallel for Var in [0, Count). Var and Count are
+// Uint32. Iterations must not depend on each other except through the
+// barriers of the body's level.
+type ForAll struct {
+	Kind  ForAllKind
+	Var   *Var
+	Count Expr
+	Body  []Stmt
+	Pos   Pos
+}
+
+// Sync is a barrier: __syncthreads() at Block level, __syncwarp() at Warp
+// level.
+type Sync struct {
+	Level Level
+	Pos   Pos
+}
+
+// AtomicOp is an atomic read-modify-write operation.
+type AtomicOp uint8
+
+// The atomic operations, with CUDA's semantics.
+const (
+	AtomicAdd  AtomicOp = iota + 1
+	AtomicSub           // int32, uint32
+	AtomicInc           // uint32: old >= Value ? 0 : old+1
+	AtomicDec           // uint32: old == 0 || old > Value ? Value : old-1
+	AtomicMin           // integers
+	AtomicMax           // integers
+	AtomicAnd           // integers
+	AtomicOr            // integers
+	AtomicXor           // integers
+	AtomicExch          // swap in Value
+	AtomicCAS           // old == Compare ? Value : old
+)
+
+var atomicNames = [...]string{AtomicAdd: "Add", AtomicSub: "Sub", AtomicInc: "Inc", AtomicDec: "Dec",
+	AtomicMin: "Min", AtomicMax: "Max", AtomicAnd: "And", AtomicOr: "Or", AtomicXor: "Xor",
+	AtomicExch: "Exch", AtomicCAS: "CAS"}
+
+// String returns the operation's name.
+func (op AtomicOp) String() string {
+	if int(op) < len(atomicNames) && atomicNames[op] != "" {
+		return atomicNames[op]
+	}
+	return "AtomicOp?"
+}
+
+// Atomic performs Op on Array[Index] atomically. Result, when not nil, is a
+// declared variable that receives the old value. Compare is used by CAS only.
+type Atomic struct {
+	Op      AtomicOp
+	Array   *Array
+	Index   Expr
+	Value   Expr
+	Compare Expr
+	Result  *Var
+	Pos     Pos
+}
+
+// ShuffleMode selects a warp shuffle.
+type ShuffleMode uint8
+
+// The shuffle modes (__shfl_sync, __shfl_up_sync, __shfl_down_sync,
+// __shfl_xor_sync).
+const (
+	ShuffleIdx ShuffleMode = iota + 1
+	ShuffleUp
+	ShuffleDown
+	ShuffleXor
+)
+
+// Shuffle exchanges values between the lanes of a warp: Result receives
+// Value from the lane selected by Mode and Lane (a lane index, a delta or a
+// xor mask), all 32 lanes taking part. Width is 32.
+type Shuffle struct {
+	Mode   ShuffleMode
+	Result *Var
+	Value  Expr
+	Lane   Expr
+	Pos    Pos
+}
+
+// Ballot sets Result (uint32) to the mask of the lanes of the warp whose
+// Pred holds, all 32 lanes taking part.
+type Ballot struct {
+	Result *Var
+	Pred   Expr
+	Pos    Pos
+}
+
+// Position implements Stmt.
+func (s *Decl) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *Assign) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *Store) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *If) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *For) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *While) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *ForAll) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *Sync) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *Atomic) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *Shuffle) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
+func (s *Ballot) Position() Pos { return s.Pos }
+
+func (*Decl) isStmt()    {}
+func (*Assign) isStmt()  {}
+func (*Store) isStmt()   {}
+func (*If) isStmt()      {}
+func (*For) isStmt()     {}
+func (*While) isStmt()   {}
+func (*ForAll) isStmt()  {}
+func (*Sync) isStmt()    {}
+func (*Atomic) isStmt()  {}
+func (*Shuffle) isStmt() {}
+func (*Ballot) isStmt()  {}
