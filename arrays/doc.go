@@ -1,0 +1,26 @@
+// Package arrays holds Obsidian's two array representations and their
+// combinators.
+//
+// A Pull array is a length and an index function: reading element i builds
+// the expression that computes it. Pull arrays compose by function
+// composition, so a chain of Map, IxMap, Reverse, Halve, ... fuses into one
+// expression with no memory traffic.
+//
+// A Push array is a length and a program parameterised by a write function:
+// it decides where its elements go, which makes concatenation, interleaving
+// and scatter cheap. Its level (the builder type P: *dsl.Grid, *dsl.Block,
+// *dsl.Warp or *dsl.Thread) is a type parameter, so pushing a Grid array
+// where a Block one is expected does not compile.
+//
+// Compute and Force are the only way into shared memory: they write an array
+// to a new shared array and insert the barrier (__syncthreads) after it, then
+// return a Pull array that reads it.
+//
+// One level of Sklansky's prefix sum reads:
+//
+//	func fan(a arrays.Pull[uint32]) arrays.Pull[uint32] {
+//		a1, a2 := arrays.Halve(a)
+//		last := a1.At(a1.Len().Sub(dsl.N(1)))
+//		return arrays.Append(a1, arrays.Map(a2, func(x dsl.U32) dsl.U32 { return x.Add(last) }))
+//	}
+package arrays

@@ -1,0 +1,143 @@
+package dsl
+
+import (
+	"fmt"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// Array is an array in GPU memory: a global array parameter of the kernel,
+// or a shared array of a block.
+type Array[T Scalar] struct {
+	a *ir.Array
+	k *Kernel
+}
+
+// IR returns the array's IR node.
+func (a Array[T]) IR() *ir.Array { return a.a }
+
+// Len returns the number of elements.
+func (a Array[T]) Len() U32 { return U32{&ir.Len{Array: a.a}} }
+
+// At reads element i.
+func (a Array[T]) At(i U32) Exp[T] {
+	return Exp[T]{&ir.Load{Array: a.a, Index: i.IR(), Pos: callerPos()}}
+}
+
+// Store writes v at index i. A store to a global array at or past its
+// length writes nothing.
+func (a Array[T]) Store(t *Thread, i U32, v Exp[T]) { a.store(t, i, v, false) }
+
+// StoreSame writes v at index i, where many threads may write the same
+// value at one index at once (as occurs does); the evaluator then does not
+// report those writes as a race, but still checks the values are equal.
+func (a Array[T]) StoreSame(t *Thread, i U32, v Exp[T]) { a.store(t, i, v, true) }
+
+func (a Array[T]) store(t *Thread, i U32, v Exp[T], same bool) {
+	pos := callerPos()
+	if t.s.use("Store", pos) {
+		t.s.add(&ir.Store{Array: a.a, Index: i.IR(), Value: v.IR(), SameValue: same, Pos: pos})
+	}
+}
+
+// AtomicOp is an atomic read-modify-write operation (see ir.AtomicOp).
+type AtomicOp = ir.AtomicOp
+
+// The atomic operations, with CUDA's semantics.
+const (
+	AtomicAdd  = ir.AtomicAdd
+	AtomicSub  = ir.AtomicSub
+	AtomicInc  = ir.AtomicInc
+	AtomicDec  = ir.AtomicDec
+	AtomicMin  = ir.AtomicMin
+	AtomicMax  = ir.AtomicMax
+	AtomicAnd  = ir.AtomicAnd
+	AtomicOr   = ir.AtomicOr
+	AtomicXor  = ir.AtomicXor
+	AtomicExch = ir.AtomicExch
+)
+
+// Atomic applies op with operand v to element i atomically, discarding the
+// old value.
+func (a Array[T]) Atomic(t *Thread, op AtomicOp, i U32, v Exp[T]) {
+	pos := callerPos()
+	if t.s.use("Atomic"+op.String(), pos) {
+		t.s.add(&ir.Atomic{Op: op, Array: a.a, Index: i.IR(), Value: v.IR(), Pos: pos})
+	}
+}
+
+// Fetch applies op with operand v to element i atomically and returns the
+// old value.
+func (a Array[T]) Fetch(t *Thread, op AtomicOp, i U32, v Exp[T]) Exp[T] {
+	return a.fetch(t, &ir.Atomic{Op: op, Array: a.a, Index: i.IR(), Value: v.IR()})
+}
+
+// CAS compares element i with cmp and, if equal, replaces it with v,
+// atomically; it returns the old value.
+func (a Array[T]) CAS(t *Thread, i U32, cmp, v Exp[T]) Exp[T] {
+	return a.fetch(t, &ir.Atomic{Op: ir.AtomicCAS, Array: a.a, Index: i.IR(), Value: v.IR(), Compare: cmp.IR()})
+}
+
+func (a Array[T]) fetch(t *Thread, st *ir.Atomic) Exp[T] {
+	pos := callerPos()
+	st.Pos = pos
+	r := &ir.Var{Name: t.s.k.fresh("old"), T: a.a.Elem}
+	st.Result = r
+	if t.s.use("Atomic"+st.Op.String(), pos) {
+		t.s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: a.a.Elem}}, Pos: pos})
+		t.s.add(st)
+	}
+	return Exp[T]{r}
+}
+
+// Shared allocates an array of n elements in the block's shared memory.
+// Its space may be reused by another shared array once it is no longer
+// used (codegen's layout pass decides, by liveness).
+func Shared[T Scalar](b *Block, n int) Array[T] {
+	pos := callerPos()
+	k := b.s.k
+	a := &ir.Array{Name: k.fresh("sh"), Elem: TypeOf[T](), Space: ir.Shared, Access: ir.ReadWrite, Size: n, Pos: pos}
+	if n <= 0 {
+		k.errorf(pos, "shared array of %d elements", n)
+	}
+	if b.s.use("Shared", pos) {
+		k.ir.Shared = append(k.ir.Shared, a)
+	}
+	return Array[T]{a: a, k: k}
+}
+
+// ShuffleMode selects a warp shuffle (see ir.ShuffleMode).
+type ShuffleMode = ir.ShuffleMode
+
+// The shuffle modes.
+const (
+	ShuffleIdx  = ir.ShuffleIdx
+	ShuffleUp   = ir.ShuffleUp
+	ShuffleDown = ir.ShuffleDown
+	ShuffleXor  = ir.ShuffleXor
+)
+
+// Shuffle returns v as held by another lane of the warp: lane (Idx), the
+// lane delta below (Up) or above (Down), or lane ^ mask (Xor). All 32
+// lanes of the warp must take part.
+func Shuffle[T Number](t *Thread, mode ShuffleMode, v Exp[T], lane U32) Exp[T] {
+	pos := callerPos()
+	r := &ir.Var{Name: t.s.k.fresh("shfl"), T: TypeOf[T]()}
+	if t.s.use(fmt.Sprintf("Shuffle(mode %d)", mode), pos) {
+		t.s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: r.T}}, Pos: pos})
+		t.s.add(&ir.Shuffle{Mode: mode, Result: r, Value: v.IR(), Lane: lane.IR(), Pos: pos})
+	}
+	return Exp[T]{r}
+}
+
+// Ballot returns the mask of the lanes of the warp whose pred holds. All 32
+// lanes of the warp must take part.
+func Ballot(t *Thread, pred Bool) U32 {
+	pos := callerPos()
+	r := &ir.Var{Name: t.s.k.fresh("ballot"), T: ir.Uint32}
+	if t.s.use("Ballot", pos) {
+		t.s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: ir.Uint32}}, Pos: pos})
+		t.s.add(&ir.Ballot{Result: r, Pred: pred.IR(), Pos: pos})
+	}
+	return U32{r}
+}

@@ -1,0 +1,32 @@
+// Package dsl is the typed front end of the library: expressions over the
+// GPU's scalar types, and programs at the four levels of the GPU hierarchy
+// (Grid, Block, Warp, Thread) that record statements into the IR of package
+// ir.
+//
+// Expressions are values of the generic type Exp[T]. Operators that keep the
+// type are methods (a.Add(b), a.Lt(b)); anything that changes the type is a
+// free generic function (Cast[int32](x)), since Go has neither operator
+// overloading nor generic methods.
+//
+// A kernel is built from a *Kernel: declare its parameters (Input, Output,
+// InOut arrays and Param scalars), give its Grid-level body with Body, then
+// Build it:
+//
+//	k := dsl.NewKernel("vadd", 256)
+//	a, b := dsl.Input[float32](k, "a"), dsl.Input[float32](k, "b")
+//	out := dsl.Output[float32](k, "out")
+//	k.Body(func(g *dsl.Grid) {
+//		g.ForAll(out.Len(), func(t *dsl.Thread, i dsl.U32) {
+//			out.Store(t, i, a.At(i).Add(b.At(i)))
+//		})
+//	})
+//	kernel, err := k.Build()
+//
+// The level structure follows Obsidian: barriers (Block.Sync, Warp.Sync)
+// exist only at Block and Warp level, whose control flow must be the same for
+// every thread; thread-dependent code lives in ForAll bodies, at Thread
+// level, where no barrier can be written. Mistakes (a builder used outside its
+// own body, a barrier under a thread-dependent condition, a shift by a
+// constant at least the bit width, ...) never panic: they are collected and
+// returned by Build, each naming the line of the user's Go code.
+package dsl

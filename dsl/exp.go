@@ -1,0 +1,241 @@
+package dsl
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// Scalar is the set of Go types an expression can have.
+type Scalar interface {
+	bool | int32 | uint32 | int64 | uint64 | float32 | float64
+}
+
+// Integer is the set of integer scalar types.
+type Integer interface {
+	int32 | uint32 | int64 | uint64
+}
+
+// Number is the set of numeric scalar types.
+type Number interface {
+	Integer | float32 | float64
+}
+
+// TypeOf returns the IR type of the Go type T.
+func TypeOf[T Scalar]() ir.Type {
+	var z T
+	switch any(z).(type) {
+	case bool:
+		return ir.Bool
+	case int32:
+		return ir.Int32
+	case uint32:
+		return ir.Uint32
+	case int64:
+		return ir.Int64
+	case uint64:
+		return ir.Uint64
+	case float32:
+		return ir.Float32
+	}
+	return ir.Float64
+}
+
+// Exp is an expression of type T: a node of the IR, built by the methods and
+// functions of this package.
+type Exp[T Scalar] struct{ e ir.Expr }
+
+// Aliases for the expression types, named like Obsidian's.
+type (
+	Bool = Exp[bool]
+	I32  = Exp[int32]
+	U32  = Exp[uint32]
+	I64  = Exp[int64]
+	U64  = Exp[uint64]
+	F32  = Exp[float32]
+	F64  = Exp[float64]
+)
+
+// FromIR wraps an IR expression of type T. It is the way in for code that
+// builds IR directly; the expression's type must be T.
+func FromIR[T Scalar](e ir.Expr) Exp[T] {
+	if e == nil || e.Type() != TypeOf[T]() {
+		return invalid[T](fmt.Sprintf("FromIR: expression is not of type %v", TypeOf[T]()))
+	}
+	return Exp[T]{e}
+}
+
+// IR returns the expression's IR node.
+func (x Exp[T]) IR() ir.Expr {
+	if x.e == nil {
+		return &ir.Invalid{T: TypeOf[T](), Msg: "use of a zero Exp (an expression that was never built)"}
+	}
+	return x.e
+}
+
+func invalid[T Scalar](msg string) Exp[T] {
+	return Exp[T]{&ir.Invalid{T: TypeOf[T](), Msg: msg, Pos: callerPos()}}
+}
+
+// Lit returns the constant v.
+func Lit[T Scalar](v T) Exp[T] {
+	t := TypeOf[T]()
+	var val ir.Value
+	switch v := any(v).(type) {
+	case bool:
+		val = ir.BoolValue(v)
+	case int32:
+		val = ir.IntValue(t, int64(v))
+	case uint32:
+		val = ir.UintValue(t, uint64(v))
+	case int64:
+		val = ir.IntValue(t, v)
+	case uint64:
+		val = ir.UintValue(t, v)
+	case float32:
+		val = ir.FloatValue(t, float64(v))
+	case float64:
+		val = ir.FloatValue(t, v)
+	}
+	return Exp[T]{&ir.Const{Value: val}}
+}
+
+// N returns the uint32 constant v: the type of sizes and indices.
+func N(v uint32) U32 { return Lit(v) }
+
+// Const returns the integer constant v as a T. Unlike Lit it takes an
+// untyped Go integer, and reports a value that T cannot hold (a negative
+// literal for an unsigned type, say) as an error of the kernel that uses it.
+func Const[T Number](v int64) Exp[T] {
+	t := TypeOf[T]()
+	switch {
+	case t.IsUnsigned() && v < 0:
+		return invalid[T](fmt.Sprintf("negative literal %d for unsigned type %v", v, t))
+	case t == ir.Int32 && (v < math.MinInt32 || v > math.MaxInt32):
+		return invalid[T](fmt.Sprintf("literal %d overflows %v", v, t))
+	case t == ir.Uint32 && v > math.MaxUint32:
+		return invalid[T](fmt.Sprintf("literal %d overflows %v", v, t))
+	case t.IsFloat():
+		return Exp[T]{&ir.Const{Value: ir.FloatValue(t, float64(v))}}
+	}
+	return Exp[T]{&ir.Const{Value: ir.IntValue(t, v)}}
+}
+
+func (x Exp[T]) bin(op ir.BinOp, y Exp[T]) Exp[T] {
+	return Exp[T]{&ir.Binary{Op: op, X: x.IR(), Y: y.IR()}}
+}
+
+func (x Exp[T]) cmp(op ir.BinOp, y Exp[T]) Bool {
+	return Bool{&ir.Binary{Op: op, X: x.IR(), Y: y.IR()}}
+}
+
+func constOf(e ir.Expr) (ir.Value, bool) {
+	if c, ok := e.(*ir.Const); ok {
+		return c.Value, true
+	}
+	return ir.Value{}, false
+}
+
+// Add returns x + y.
+func (x Exp[T]) Add(y Exp[T]) Exp[T] { return x.bin(ir.Add, y) }
+
+// Sub returns x - y.
+func (x Exp[T]) Sub(y Exp[T]) Exp[T] { return x.bin(ir.Sub, y) }
+
+// Mul returns x * y.
+func (x Exp[T]) Mul(y Exp[T]) Exp[T] { return x.bin(ir.Mul, y) }
+
+// Div returns x / y (truncated toward zero for integers). Division by a
+// constant zero is reported as an error.
+func (x Exp[T]) Div(y Exp[T]) Exp[T] {
+	if v, ok := constOf(y.IR()); ok && v.T.IsInteger() && v.IsZero() {
+		return invalid[T]("division by constant zero")
+	}
+	return x.bin(ir.Div, y)
+}
+
+// Rem returns the remainder x % y (sign of x). A constant zero divisor is
+// reported as an error.
+func (x Exp[T]) Rem(y Exp[T]) Exp[T] {
+	if v, ok := constOf(y.IR()); ok && v.T.IsInteger() && v.IsZero() {
+		return invalid[T]("remainder by constant zero")
+	}
+	return x.bin(ir.Rem, y)
+}
+
+// And returns x & y (x && y for Bool).
+func (x Exp[T]) And(y Exp[T]) Exp[T] { return x.bin(ir.And, y) }
+
+// Or returns x | y (x || y for Bool).
+func (x Exp[T]) Or(y Exp[T]) Exp[T] { return x.bin(ir.Or, y) }
+
+// Xor returns x ^ y (x != y for Bool).
+func (x Exp[T]) Xor(y Exp[T]) Exp[T] { return x.bin(ir.Xor, y) }
+
+func (x Exp[T]) shift(op ir.BinOp, y Exp[T]) Exp[T] {
+	t := TypeOf[T]()
+	if v, ok := constOf(y.IR()); ok && t.IsInteger() && (v.Uint() >= uint64(t.Bits()) || (t.IsSigned() && v.Int() < 0)) {
+		return invalid[T](fmt.Sprintf("shift of a %v by constant %v: the count must be in [0, %d)", t, v, t.Bits()))
+	}
+	return x.bin(op, y)
+}
+
+// Shl returns x << y. A constant count at least the bit width is an error.
+func (x Exp[T]) Shl(y Exp[T]) Exp[T] { return x.shift(ir.Shl, y) }
+
+// Shr returns x >> y (arithmetic for signed types). A constant count at
+// least the bit width is an error.
+func (x Exp[T]) Shr(y Exp[T]) Exp[T] { return x.shift(ir.Shr, y) }
+
+// Min returns the smaller of x and y.
+func (x Exp[T]) Min(y Exp[T]) Exp[T] { return x.bin(ir.Min, y) }
+
+// Max returns the larger of x and y.
+func (x Exp[T]) Max(y Exp[T]) Exp[T] { return x.bin(ir.Max, y) }
+
+// Eq returns x == y.
+func (x Exp[T]) Eq(y Exp[T]) Bool { return x.cmp(ir.Eq, y) }
+
+// Ne returns x != y.
+func (x Exp[T]) Ne(y Exp[T]) Bool { return x.cmp(ir.Ne, y) }
+
+// Lt returns x < y.
+func (x Exp[T]) Lt(y Exp[T]) Bool { return x.cmp(ir.Lt, y) }
+
+// Le returns x <= y.
+func (x Exp[T]) Le(y Exp[T]) Bool { return x.cmp(ir.Le, y) }
+
+// Gt returns x > y.
+func (x Exp[T]) Gt(y Exp[T]) Bool { return x.cmp(ir.Gt, y) }
+
+// Ge returns x >= y.
+func (x Exp[T]) Ge(y Exp[T]) Bool { return x.cmp(ir.Ge, y) }
+
+// Neg returns -x (wrapping for integers).
+func (x Exp[T]) Neg() Exp[T] { return Exp[T]{&ir.Unary{Op: ir.Neg, X: x.IR()}} }
+
+// Not returns ^x for integers and !x for Bool.
+func (x Exp[T]) Not() Exp[T] { return Exp[T]{&ir.Unary{Op: ir.Not, X: x.IR()}} }
+
+// Cast converts x to type To with CUDA C's conversion rules.
+func Cast[To, From Scalar](x Exp[From]) Exp[To] {
+	return Exp[To]{&ir.Convert{To: TypeOf[To](), X: x.IR()}}
+}
+
+// Select returns a when c holds and b otherwise; only the chosen one is
+// evaluated.
+func Select[T Scalar](c Bool, a, b Exp[T]) Exp[T] {
+	return Exp[T]{&ir.Select{Cond: c.IR(), Then: a.IR(), Else: b.IR()}}
+}
+
+// Special index and size expressions (uint32). Inside a ForAll, prefer the
+// index the body is given: it stays right when the ForAll is virtualised.
+var (
+	ThreadIdx = U32{&ir.Special{Kind: ir.ThreadIdx}}
+	BlockIdx  = U32{&ir.Special{Kind: ir.BlockIdx}}
+	BlockDim  = U32{&ir.Special{Kind: ir.BlockDim}}
+	GridDim   = U32{&ir.Special{Kind: ir.GridDim}}
+	LaneIdx   = U32{&ir.Special{Kind: ir.LaneIdx}}
+	WarpIdx   = U32{&ir.Special{Kind: ir.WarpIdx}}
+)

@@ -1,0 +1,5 @@
+// Package thesis holds kernels from the first Obsidian thesis (Svensson,
+// "An embedded language for data-parallel programming", 2008) written with
+// this library: rev, two rev, and odd-even transposition sort for one
+// block.
+package thesis

@@ -1,0 +1,35 @@
+// Package sorts writes the algorithms of "Counting and Occurrence Sort for
+// GPUs using an Embedded Language" (Svenningsson, Svensson, Sheeran, FHPC'13)
+// in the DSL: Sklansky's prefix sum for one block, sklanskyMax and distribute
+// for a scan of any length, histogram (atomics), occurs (plain writes of 1)
+// and reconstruct (a loop per value, or a conditional for occurrence sort).
+//
+// The block-level scan reads as the paper's Haskell:
+//
+//	func fan(a arrays.Pull[uint32]) arrays.Pull[uint32] {
+//		a1, a2 := arrays.Halve(a)
+//		last := arrays.Last(a1)
+//		return arrays.Append(a1, arrays.Map(a2, func(x dsl.U32) dsl.U32 { return x.Add(last) }))
+//	}
+//
+//	func Sklansky(b *dsl.Block, n int, a arrays.Pull[uint32]) arrays.Pull[uint32] {
+//		for i := 0; i < n; i++ {
+//			a = arrays.Compute(b, arrays.BinSplit(n-1-i, fan, a))
+//		}
+//		return a
+//	}
+//
+// and the per-key kernels are a line or two each inside a Grid ForAll:
+//
+//	bins.Atomic(t, dsl.AtomicInc, bin, dsl.Lit(^uint32(0)))  // histogram
+//	bins.StoreSame(t, bin, dsl.N(1))                         // occurs
+//
+//	start := dsl.Let(t, pos.At(v))                           // reconstruct
+//	t.For(pos.At(v.Add(dsl.N(1))).Sub(start.Exp), func(t *dsl.Thread, j dsl.U32) {
+//		out.Store(t, start.Add(j), v.Add(lo))
+//	})
+//
+// Every per-key kernel checks its key against the declared range: a key
+// outside it sets a flag that the host turns into an error, and is never
+// used as an index.
+package sorts
