@@ -1,0 +1,225 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// constructKernels are hand-built kernels that, together, use every
+// construct the printer has: every atomic operation on every type CUDA has
+// it for, every shuffle mode on every numeric type, ballot, every ForAll
+// kind and printing, loops, selects, conversions between all types, every
+// operator and awkward constants.
+func constructKernels() []*ir.Kernel {
+	ks := []*ir.Kernel{forAllKernel(), loopKernel(), warpKernel()}
+	for _, t := range ir.Types {
+		if t != ir.Bool {
+			ks = append(ks, atomicKernel(t), shuffleKernel(t))
+		}
+		ks = append(ks, operatorKernel(t))
+	}
+	return ks
+}
+
+// atomicKernel applies every atomic CUDA has for t, to a global and to a
+// shared array, with and without a result.
+func atomicKernel(t ir.Type) *ir.Kernel {
+	g := global("g", t, ir.ReadWrite, 2)
+	s := shared("s", t, 64, 3)
+	i, r := v("i", ir.Uint32), v("r", t)
+	x := val(ir.UintValue(t, 3))
+	if t.IsFloat() {
+		x = val(ir.FloatValue(t, 1.5))
+	}
+	body := []ir.Stmt{decl(r, x, 11)}
+	for op := ir.AtomicAdd; op <= ir.AtomicCAS; op++ {
+		if !atomicSupports(op, t) {
+			continue
+		}
+		for _, a := range []*ir.Array{g, s} {
+			idx := ir.Expr(bin(ir.And, bin(ir.Add, i, u32(1)), u32(63)))
+			withResult := &ir.Atomic{Op: op, Array: a, Index: idx, Value: x, Result: r, Pos: at(12)}
+			plain := &ir.Atomic{Op: op, Array: a, Index: i, Value: r, Pos: at(13)}
+			if op == ir.AtomicCAS {
+				withResult.Compare, plain.Compare = r, x
+			}
+			body = append(body, withResult, plain)
+		}
+	}
+	return kernel("atomic_"+t.String(), []*ir.Array{g}, []*ir.Array{s},
+		blocks(2, 9, forAll(ir.BlockThreads, i, u32(64), 10, body...)))
+}
+
+// shuffleKernel shuffles a t value in every mode, and takes a ballot.
+func shuffleKernel(t ir.Type) *ir.Kernel {
+	in, out := global("in", t, ir.Input, 2), global("out", t, ir.Output, 3)
+	mask := global("mask", ir.Uint32, ir.Output, 4)
+	i, x, m := v("i", ir.Uint32), v("x", t), v("m", ir.Uint32)
+	body := []ir.Stmt{decl(x, load(in, i, 11), 11), decl(m, u32(0), 11)}
+	for mode := ir.ShuffleIdx; mode <= ir.ShuffleXor; mode++ {
+		body = append(body, &ir.Shuffle{Mode: mode, Result: x, Value: x, Lane: u32(uint64(mode)), Pos: at(12)})
+	}
+	body = append(body,
+		&ir.Ballot{Result: m, Pred: bin(ir.Gt, x, val(ir.Value{T: t})), Pos: at(13)},
+		store(out, i, x, 14), store(mask, i, m, 15))
+	return kernel("shuffle_"+t.String(), []*ir.Array{in, out, mask}, nil,
+		blocks(2, 9, forAll(ir.BlockThreads, i, u32(256), 10, body...)))
+}
+
+// operatorKernel applies every operator defined on t and converts a t to
+// every type.
+func operatorKernel(t ir.Type) *ir.Kernel {
+	in := global("in", t, ir.Input, 2)
+	var params []*ir.Array
+	params = append(params, in)
+	i, x, y := v("i", ir.Uint32), v("x", t), v("y", t)
+	body := []ir.Stmt{decl(x, load(in, i, 11), 11), decl(y, load(in, bin(ir.Xor, i, u32(1)), 12), 12)}
+	for op := ir.Add; op <= ir.Ge; op++ {
+		if !operatorApplies(op, t) {
+			continue
+		}
+		e := ir.Expr(bin(op, x, y))
+		if op == ir.Shl || op == ir.Shr {
+			e = bin(op, x, bin(ir.And, y, val(ir.UintValue(t, 7))))
+		}
+		if op.IsComparison() {
+			e = &ir.Select{Cond: e, Then: x, Else: y}
+		}
+		body = append(body, &ir.Assign{Var: x, Value: e, Pos: at(13)})
+	}
+	switch {
+	case t == ir.Bool:
+		body = append(body, &ir.Assign{Var: x, Value: &ir.Unary{Op: ir.Not, X: x}, Pos: at(14)})
+	case t.IsInteger():
+		body = append(body, &ir.Assign{Var: x, Value: &ir.Unary{Op: ir.Not, X: &ir.Unary{Op: ir.Neg, X: x}}, Pos: at(14)})
+	default:
+		body = append(body, &ir.Assign{Var: x, Value: &ir.Unary{Op: ir.Neg, X: x}, Pos: at(14)})
+	}
+	for _, c := range awkwardConstants(t) {
+		body = append(body, &ir.Assign{Var: y, Value: bin(ir.Eq, y, val(c)), Pos: at(15)})
+		if t == ir.Bool {
+			continue
+		}
+		body[len(body)-1] = &ir.Assign{Var: y, Value: &ir.Select{Cond: bin(ir.Eq, y, val(c)), Then: val(c), Else: x}, Pos: at(15)}
+	}
+	for _, to := range ir.Types {
+		out := global("out_"+to.String(), to, ir.Output, 3)
+		params = append(params, out)
+		body = append(body, store(out, i, &ir.Convert{To: to, X: bin(ir.Or, x, y)}, 16))
+		if !operatorApplies(ir.Or, t) {
+			body[len(body)-1] = store(out, i, &ir.Convert{To: to, X: &ir.Select{Cond: bin(ir.Lt, x, y), Then: x, Else: y}}, 16)
+		}
+	}
+	return kernel("operators_"+t.String(), params, nil, forAll(ir.GridThreads, i, &ir.Len{Array: in}, 10, body...))
+}
+
+// operatorApplies reports whether verify accepts op on t.
+func operatorApplies(op ir.BinOp, t ir.Type) bool {
+	switch op {
+	case ir.And, ir.Or, ir.Xor:
+		return t.IsInteger() || t == ir.Bool
+	case ir.Shl, ir.Shr:
+		return t.IsInteger()
+	}
+	return op.IsComparison() || t.IsNumeric()
+}
+
+// awkwardConstants are the constants of t whose printing is not obvious.
+func awkwardConstants(t ir.Type) []ir.Value {
+	switch t {
+	case ir.Bool:
+		return []ir.Value{ir.BoolValue(true), ir.BoolValue(false)}
+	case ir.Int32:
+		return []ir.Value{ir.IntValue(t, math.MinInt32), ir.IntValue(t, math.MaxInt32), ir.IntValue(t, -3)}
+	case ir.Int64:
+		return []ir.Value{ir.IntValue(t, math.MinInt64), ir.IntValue(t, math.MaxInt64), ir.IntValue(t, -3)}
+	case ir.Uint32, ir.Uint64:
+		return []ir.Value{ir.UintValue(t, math.MaxUint64), ir.UintValue(t, 5)}
+	}
+	var vs []ir.Value
+	for _, f := range []float64{0.1, 1, math.Copysign(0, -1), 1e-45, 3.4028234663852886e38, 1e300, math.Inf(1), math.Inf(-1), 5e-324} {
+		vs = append(vs, ir.FloatValue(t, f))
+	}
+	return append(vs, ir.Value{T: t, Bits: math.Float64bits(math.NaN()) >> (64 - t.Bits())})
+}
+
+// forAllKernel has every ForAll kind with counts below, at and above the
+// hardware size, constant and not.
+func forAllKernel() *ir.Kernel {
+	out := global("out", ir.Uint32, ir.Output, 2)
+	n := v("n", ir.Uint32)
+	var body []ir.Stmt
+	idx := 0
+	name := func(p string) *ir.Var { idx++; return v(fmt.Sprintf("%s%d", p, idx), ir.Uint32) }
+	for _, c := range []ir.Expr{u32(256), u32(100), u32(1000), n, bin(ir.Mul, n, u32(3))} {
+		i := name("i")
+		body = append(body, forAll(ir.BlockThreads, i, c, 10, store(out, i, i, 11)), sync(12))
+	}
+	for _, c := range []ir.Expr{u32(8), u32(3), u32(20), n} {
+		w := name("w")
+		l := name("l")
+		body = append(body, forAll(ir.BlockWarps, w, c, 13,
+			forAll(ir.WarpLanes, l, u32(32), 14, store(out, bin(ir.Add, bin(ir.Mul, w, u32(32)), l), l, 14)),
+			&ir.Sync{Level: ir.WarpLevel, Pos: at(15)},
+			forAll(ir.WarpLanes, l2(idx), u32(16), 16, store(out, w, w, 16))))
+	}
+	g := name("g")
+	k := kernel("forall_kinds", []*ir.Array{out}, []*ir.Array{shared("tile", ir.Float64, 10, 3)},
+		blocks(8, 9, body...),
+		forAll(ir.GridThreads, g, bin(ir.Add, n, u32(1)), 20, store(out, g, bin(ir.Sub, n, g), 21)))
+	k.Params = append(k.Params, ir.Param{Scalar: n})
+	k.Blocks = bin(ir.Div, &ir.Len{Array: out}, u32(256))
+	return k
+}
+
+func l2(i int) *ir.Var { return v(fmt.Sprintf("m%d", i), ir.Uint32) }
+
+// loopKernel has For, While, if-else chains and repeated subexpressions.
+func loopKernel() *ir.Kernel {
+	in, out := global("in", ir.Int32, ir.Input, 2), global("out", ir.Int32, ir.Output, 3)
+	i, j, acc, k64 := v("i", ir.Uint32), v("j", ir.Int32), v("acc", ir.Int32), v("k64", ir.Uint64)
+	idx := bin(ir.Add, i, u32(1))
+	twice := bin(ir.Mul, load(in, idx, 12), load(in, idx, 12))
+	guarded := &ir.Select{Cond: bin(ir.Gt, i, u32(0)),
+		Then: load(in, bin(ir.Sub, i, u32(1)), 13), Else: i32(0)}
+	body := []ir.Stmt{
+		decl(acc, bin(ir.Add, twice, guarded), 12),
+		&ir.For{Var: j, Count: &ir.Convert{To: ir.Int32, X: bin(ir.And, i, u32(7))}, Pos: at(14), Body: []ir.Stmt{
+			&ir.Assign{Var: acc, Value: bin(ir.Add, acc, bin(ir.Mul, j, j)), Pos: at(15)},
+		}},
+		decl(k64, &ir.Convert{To: ir.Uint64, X: acc}, 16),
+		&ir.For{Var: v("z", ir.Uint64), Count: &ir.Convert{To: ir.Uint64, X: i}, Pos: at(16)},
+		&ir.While{Cond: bin(ir.Gt, acc, i32(100)), Pos: at(17), Body: []ir.Stmt{
+			&ir.Assign{Var: acc, Value: bin(ir.Shr, acc, i32(1)), Pos: at(18)},
+		}},
+		&ir.If{Cond: bin(ir.Lt, acc, i32(0)), Pos: at(19),
+			Then: []ir.Stmt{&ir.Assign{Var: acc, Value: &ir.Unary{Op: ir.Neg, X: acc}, Pos: at(20)}},
+			Else: []ir.Stmt{&ir.If{Cond: bin(ir.Eq, acc, i32(0)), Pos: at(21),
+				Then: []ir.Stmt{&ir.Assign{Var: acc, Value: i32(1), Pos: at(22)}},
+				Else: []ir.Stmt{&ir.Assign{Var: acc, Value: bin(ir.Sub, acc, i32(-3)), Pos: at(23)}},
+			}},
+		},
+		store(out, bin(ir.Mul, i, u32(2)), bin(ir.Add, acc, &ir.Convert{To: ir.Int32, X: k64}), 24),
+	}
+	return kernel("loops", []*ir.Array{in, out}, nil, forAll(ir.GridThreads, i, &ir.Len{Array: out}, 10, body...))
+}
+
+// warpKernel reduces within warps with shuffles in a WarpLanes ForAll.
+func warpKernel() *ir.Kernel {
+	in, out := global("in", ir.Float32, ir.Input, 2), global("out", ir.Float32, ir.Output, 3)
+	w, l, x, d := v("w", ir.Uint32), v("l", ir.Uint32), v("x", ir.Float32), v("d", ir.Uint32)
+	y := v("y", ir.Float32)
+	return kernel("warp_sum", []*ir.Array{in, out}, nil, blocks(16, 9,
+		forAll(ir.BlockWarps, w, u32(8), 10,
+			forAll(ir.WarpLanes, l, u32(32), 11,
+				decl(x, load(in, bin(ir.Add, bin(ir.Mul, w, u32(32)), l), 12), 12),
+				decl(y, x, 12),
+				&ir.For{Var: d, Count: u32(5), Pos: at(13), Body: []ir.Stmt{
+					&ir.Shuffle{Mode: ir.ShuffleXor, Result: y, Value: x,
+						Lane: bin(ir.Shl, u32(1), d), Pos: at(14)},
+					&ir.Assign{Var: x, Value: bin(ir.Add, x, y), Pos: at(15)},
+				}},
+				store(out, w, x, 16)))))
+}

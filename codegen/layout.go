@@ -1,0 +1,258 @@
+package codegen
+
+import (
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// The layout of shared memory. Statements are numbered in program order;
+// each shared array is live from its first to its last reference, widened
+// to a whole loop when the array lives across iterations. Two arrays share
+// bytes only if their lifetimes are disjoint and a block-level barrier that
+// every thread passes lies between them (otherwise a slow thread could still
+// read the first while another writes the second); inside a loop the
+// barrier must also lie between the second and the first's use in the next
+// iteration. (A GridBlocks loop has one: the printer ends each of its
+// iterations with a barrier when the kernel uses shared memory.)
+
+// span is a range of statement numbers, both ends included.
+type span struct{ lo, hi int }
+
+func (s span) contains(n int) bool { return s.lo <= n && n <= s.hi }
+
+// control is an If, For, While or ForAll: its own number and its children's.
+type control struct {
+	span
+	loop bool // For, While or GridBlocks ForAll: its body runs again
+	// barrierAtEnd: a GridBlocks ForAll, whose iterations the printer
+	// separates with a barrier.
+	barrierAtEnd bool
+}
+
+// reference is a use of a shared array by the statement numbered at.
+type reference struct {
+	at   int
+	read bool
+}
+
+// lifetimes holds the numbered kernel.
+type lifetimes struct {
+	controls []control
+	syncs    []int // numbers of block-level barriers
+	refs     map[*ir.Array][]reference
+	live     map[*ir.Array]span // absent: never referenced
+}
+
+// sharedLayout is a placement of a kernel's shared arrays.
+type sharedLayout struct {
+	offsets []int // by index in Kernel.Shared
+	bytes   int
+}
+
+// layout places k's shared arrays (k is not modified).
+func layout(k *ir.Kernel) sharedLayout {
+	lt := number(k)
+	var l sharedLayout
+	for i, a := range k.Shared {
+		if a == nil {
+			l.offsets = append(l.offsets, 0)
+			continue
+		}
+		var clashes []span // byte ranges of placed arrays a may not share with
+		for j, b := range k.Shared[:i] {
+			if b != nil && !lt.canShare(a, b) {
+				clashes = append(clashes, span{l.offsets[j], l.offsets[j] + max(b.Bytes(), 1) - 1})
+			}
+		}
+		off := lowestFree(clashes, max(a.Bytes(), 1))
+		l.offsets = append(l.offsets, off)
+		l.bytes = max(l.bytes, off+max(a.Bytes(), 0))
+	}
+	return l
+}
+
+// lowestFree returns the lowest 16-byte-aligned offset where n bytes clash
+// with none of the taken byte ranges.
+func lowestFree(taken []span, n int) int {
+	candidates := []int{0}
+	for _, t := range taken {
+		candidates = append(candidates, (t.hi+1+15)&^15)
+	}
+	best := -1
+	for _, c := range candidates {
+		free := true
+		for _, t := range taken {
+			if c <= t.hi && t.lo <= c+n-1 {
+				free = false
+				break
+			}
+		}
+		if free && (best < 0 || c < best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// check reports the first shared array that ends beyond t's limit.
+func (l sharedLayout) check(k *ir.Kernel, t Target) error {
+	for i, a := range k.Shared {
+		if a != nil && l.offsets[i]+a.Bytes() > t.MaxSharedBytes {
+			return ir.Errorf(a.Pos, "shared memory: array %s ends at byte %d (%d bytes in all), over the limit "+
+				"of %d bytes per block", a.Name, l.offsets[i]+a.Bytes(), l.bytes, t.MaxSharedBytes)
+		}
+	}
+	return nil
+}
+
+// apply sets the offsets and the kernel's shared memory size.
+func (l sharedLayout) apply(k *ir.Kernel) {
+	for i, a := range k.Shared {
+		a.Offset = l.offsets[i]
+	}
+	k.SharedBytes = l.bytes
+}
+
+// number numbers k's statements and computes the arrays' lifetimes.
+func number(k *ir.Kernel) *lifetimes {
+	lt := &lifetimes{refs: map[*ir.Array][]reference{}, live: map[*ir.Array]span{}}
+	shared := map[*ir.Array]bool{}
+	for _, a := range k.Shared {
+		shared[a] = true
+	}
+	n := 0
+	var walk func(body []ir.Stmt)
+	walk = func(body []ir.Stmt) {
+		for _, s := range body {
+			if s == nil {
+				continue
+			}
+			n++
+			at := n
+			for _, e := range ir.Exprs(s) {
+				ir.WalkExpr(e, func(e ir.Expr) {
+					if l, ok := e.(*ir.Load); ok && shared[l.Array] {
+						lt.refs[l.Array] = append(lt.refs[l.Array], reference{at: at, read: true})
+					}
+				})
+			}
+			switch s := s.(type) {
+			case *ir.Store:
+				if shared[s.Array] {
+					lt.refs[s.Array] = append(lt.refs[s.Array], reference{at: at})
+				}
+			case *ir.Atomic:
+				if shared[s.Array] {
+					lt.refs[s.Array] = append(lt.refs[s.Array], reference{at: at, read: true})
+				}
+			case *ir.Sync:
+				if s.Level == ir.BlockLevel {
+					lt.syncs = append(lt.syncs, at)
+				}
+			case *ir.If:
+				walk(s.Then)
+				walk(s.Else)
+				lt.controls = append(lt.controls, control{span: span{at, n}})
+			case *ir.For:
+				walk(s.Body)
+				lt.controls = append(lt.controls, control{span: span{at, n}, loop: true})
+			case *ir.While:
+				walk(s.Body)
+				lt.controls = append(lt.controls, control{span: span{at, n}, loop: true})
+			case *ir.ForAll:
+				walk(s.Body)
+				grid := s.Kind == ir.GridBlocks
+				lt.controls = append(lt.controls, control{span: span{at, n}, loop: grid, barrierAtEnd: grid})
+			}
+		}
+	}
+	walk(k.Body)
+	for a, refs := range lt.refs {
+		lt.live[a] = lt.lifetime(refs)
+	}
+	return lt
+}
+
+// lifetime is the span from the first to the last reference, widened to
+// every loop that has references both inside and outside it, or whose first
+// reference inside is a read (of a value from the previous iteration).
+func (lt *lifetimes) lifetime(refs []reference) span {
+	s := span{refs[0].at, refs[0].at}
+	for _, r := range refs {
+		s.lo, s.hi = min(s.lo, r.at), max(s.hi, r.at)
+	}
+	for _, c := range lt.controls {
+		if !c.loop {
+			continue
+		}
+		var first *reference
+		outside := false
+		for i, r := range refs {
+			if !c.contains(r.at) {
+				outside = true
+			} else if first == nil {
+				first = &refs[i]
+			}
+		}
+		if first != nil && (outside || first.read) {
+			s.lo, s.hi = min(s.lo, c.lo), max(s.hi, c.hi)
+		}
+	}
+	return s
+}
+
+// canShare reports whether shared arrays a and b may occupy the same bytes.
+func (lt *lifetimes) canShare(a, b *ir.Array) bool {
+	x, okx := lt.live[a]
+	y, oky := lt.live[b]
+	if !okx || !oky {
+		return true // one of them is never used
+	}
+	if x.lo > y.lo {
+		x, y = y, x
+	}
+	if x.hi >= y.lo {
+		return false // the lifetimes overlap
+	}
+	if !lt.barrierBetween(x.hi, y.lo, span{x.hi, y.lo}, nil) {
+		return false
+	}
+	for _, c := range lt.controls {
+		if c.loop && !c.barrierAtEnd && c.lo < x.lo && y.hi <= c.hi {
+			// y's bytes are used again by x in the next iteration.
+			outer := c
+			if !lt.barrierBetween(y.hi, c.hi+1, span{x.lo, y.hi}, &outer) &&
+				!lt.barrierBetween(c.lo, x.lo, span{x.lo, y.hi}, &outer) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// barrierBetween reports whether a block-level barrier numbered in (from,
+// to) runs whenever the statements of uses run: every control statement
+// around the barrier (inside loop, when given) must also be around uses.
+func (lt *lifetimes) barrierBetween(from, to int, uses span, loop *control) bool {
+	for _, s := range lt.syncs {
+		if s <= from || s >= to {
+			continue
+		}
+		always := true
+		for _, c := range lt.controls {
+			if !c.contains(s) || c.lo == s {
+				continue
+			}
+			if loop != nil && c.lo <= loop.lo {
+				continue // the loop itself, or around it
+			}
+			if !(c.lo < uses.lo && uses.hi <= c.hi) {
+				always = false
+				break
+			}
+		}
+		if always {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,117 @@
+// Declarations that let clang compile the CUDA C printed by package codegen
+// in CUDA device mode without the CUDA headers (clang -nocudainc). NVRTC
+// provides all of these itself and never sees this file.
+#pragma once
+
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __shared__ __attribute__((shared))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __align__(n) __attribute__((aligned(n)))
+#define __obs_fn static __device__ __inline__ __attribute__((always_inline))
+
+struct __obs_index {
+  unsigned int x;
+};
+#define threadIdx (__obs_index{(unsigned int)__nvvm_read_ptx_sreg_tid_x()})
+#define blockIdx (__obs_index{(unsigned int)__nvvm_read_ptx_sreg_ctaid_x()})
+#define blockDim (__obs_index{(unsigned int)__nvvm_read_ptx_sreg_ntid_x()})
+#define gridDim (__obs_index{(unsigned int)__nvvm_read_ptx_sreg_nctaid_x()})
+
+// __syncthreads is a clang builtin in CUDA device mode.
+__obs_fn void __syncwarp(unsigned int mask = 0xffffffffu) { __nvvm_bar_warp_sync(mask); }
+
+// Bit casts.
+__obs_fn float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+__obs_fn int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+__obs_fn double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+__obs_fn long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+
+// Integer min and max, overloaded as in CUDA.
+#define __OBS_MINMAX(T)                                  \
+  __obs_fn T min(T a, T b) { return a < b ? a : b; }     \
+  __obs_fn T max(T a, T b) { return a > b ? a : b; }
+__OBS_MINMAX(int)
+__OBS_MINMAX(unsigned int)
+__OBS_MINMAX(long long)
+__OBS_MINMAX(unsigned long long)
+#undef __OBS_MINMAX
+
+// Floating-point functions.
+__obs_fn float fminf(float a, float b) { return __builtin_fminf(a, b); }
+__obs_fn float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
+__obs_fn double fmin(double a, double b) { return __builtin_fmin(a, b); }
+__obs_fn double fmax(double a, double b) { return __builtin_fmax(a, b); }
+__obs_fn float fmodf(float a, float b) { return __builtin_fmodf(a, b); }
+__obs_fn double fmod(double a, double b) { return __builtin_fmod(a, b); }
+
+// Warp shuffles and ballot (all 32 lanes).
+#define __OBS_SHUFFLE(NAME, I32, F32, C, LANE)                                      \
+  __obs_fn int NAME(unsigned int m, int v, LANE l) { return I32(m, v, l, C); }      \
+  __obs_fn unsigned int NAME(unsigned int m, unsigned int v, LANE l) {              \
+    return (unsigned int)I32(m, (int)v, l, C);                                      \
+  }                                                                                 \
+  __obs_fn float NAME(unsigned int m, float v, LANE l) { return F32(m, v, l, C); }  \
+  __obs_fn long long NAME(unsigned int m, long long v, LANE l) {                    \
+    int lo = I32(m, (int)(unsigned long long)v, l, C);                              \
+    int hi = I32(m, (int)((unsigned long long)v >> 32), l, C);                      \
+    return (long long)(((unsigned long long)(unsigned int)hi << 32) |               \
+                       (unsigned long long)(unsigned int)lo);                       \
+  }                                                                                 \
+  __obs_fn unsigned long long NAME(unsigned int m, unsigned long long v, LANE l) {  \
+    return (unsigned long long)NAME(m, (long long)v, l);                            \
+  }                                                                                 \
+  __obs_fn double NAME(unsigned int m, double v, LANE l) {                          \
+    return __longlong_as_double(NAME(m, __double_as_longlong(v), l));               \
+  }
+__OBS_SHUFFLE(__shfl_sync, __nvvm_shfl_sync_idx_i32, __nvvm_shfl_sync_idx_f32, 0x1f, int)
+__OBS_SHUFFLE(__shfl_up_sync, __nvvm_shfl_sync_up_i32, __nvvm_shfl_sync_up_f32, 0, unsigned int)
+__OBS_SHUFFLE(__shfl_down_sync, __nvvm_shfl_sync_down_i32, __nvvm_shfl_sync_down_f32, 0x1f, unsigned int)
+__OBS_SHUFFLE(__shfl_xor_sync, __nvvm_shfl_sync_bfly_i32, __nvvm_shfl_sync_bfly_f32, 0x1f, int)
+#undef __OBS_SHUFFLE
+
+__obs_fn unsigned int __ballot_sync(unsigned int m, bool p) { return __nvvm_vote_ballot_sync(m, p); }
+
+// Atomics: the overloads CUDA provides for the operations and types the
+// printer emits (signed 64-bit forms go through unsigned long long casts).
+#define __OBS_ATOMIC(NAME, T, BUILTIN, U) \
+  __obs_fn T NAME(T* p, T v) { return (T)BUILTIN((U*)p, (U)v); }
+__OBS_ATOMIC(atomicAdd, int, __nvvm_atom_add_gen_i, int)
+__OBS_ATOMIC(atomicAdd, unsigned int, __nvvm_atom_add_gen_i, int)
+__OBS_ATOMIC(atomicAdd, unsigned long long, __nvvm_atom_add_gen_ll, long long)
+__OBS_ATOMIC(atomicAdd, float, __nvvm_atom_add_gen_f, float)
+__OBS_ATOMIC(atomicAdd, double, __nvvm_atom_add_gen_d, double)
+__OBS_ATOMIC(atomicSub, int, __nvvm_atom_sub_gen_i, int)
+__OBS_ATOMIC(atomicSub, unsigned int, __nvvm_atom_sub_gen_i, int)
+__OBS_ATOMIC(atomicInc, unsigned int, __nvvm_atom_inc_gen_ui, unsigned int)
+__OBS_ATOMIC(atomicDec, unsigned int, __nvvm_atom_dec_gen_ui, unsigned int)
+__OBS_ATOMIC(atomicMin, int, __nvvm_atom_min_gen_i, int)
+__OBS_ATOMIC(atomicMin, unsigned int, __nvvm_atom_min_gen_ui, unsigned int)
+__OBS_ATOMIC(atomicMin, long long, __nvvm_atom_min_gen_ll, long long)
+__OBS_ATOMIC(atomicMin, unsigned long long, __nvvm_atom_min_gen_ull, unsigned long long)
+__OBS_ATOMIC(atomicMax, int, __nvvm_atom_max_gen_i, int)
+__OBS_ATOMIC(atomicMax, unsigned int, __nvvm_atom_max_gen_ui, unsigned int)
+__OBS_ATOMIC(atomicMax, long long, __nvvm_atom_max_gen_ll, long long)
+__OBS_ATOMIC(atomicMax, unsigned long long, __nvvm_atom_max_gen_ull, unsigned long long)
+__OBS_ATOMIC(atomicAnd, int, __nvvm_atom_and_gen_i, int)
+__OBS_ATOMIC(atomicAnd, unsigned int, __nvvm_atom_and_gen_i, int)
+__OBS_ATOMIC(atomicAnd, unsigned long long, __nvvm_atom_and_gen_ll, long long)
+__OBS_ATOMIC(atomicOr, int, __nvvm_atom_or_gen_i, int)
+__OBS_ATOMIC(atomicOr, unsigned int, __nvvm_atom_or_gen_i, int)
+__OBS_ATOMIC(atomicOr, unsigned long long, __nvvm_atom_or_gen_ll, long long)
+__OBS_ATOMIC(atomicXor, int, __nvvm_atom_xor_gen_i, int)
+__OBS_ATOMIC(atomicXor, unsigned int, __nvvm_atom_xor_gen_i, int)
+__OBS_ATOMIC(atomicXor, unsigned long long, __nvvm_atom_xor_gen_ll, long long)
+__OBS_ATOMIC(atomicExch, int, __nvvm_atom_xchg_gen_i, int)
+__OBS_ATOMIC(atomicExch, unsigned int, __nvvm_atom_xchg_gen_i, int)
+__OBS_ATOMIC(atomicExch, unsigned long long, __nvvm_atom_xchg_gen_ll, long long)
+#undef __OBS_ATOMIC
+__obs_fn float atomicExch(float* p, float v) {
+  return __int_as_float(__nvvm_atom_xchg_gen_i((int*)p, __float_as_int(v)));
+}
+#define __OBS_CAS(T, BUILTIN, U) \
+  __obs_fn T atomicCAS(T* p, T c, T v) { return (T)BUILTIN((U*)p, (U)c, (U)v); }
+__OBS_CAS(int, __nvvm_atom_cas_gen_i, int)
+__OBS_CAS(unsigned int, __nvvm_atom_cas_gen_i, int)
+__OBS_CAS(unsigned long long, __nvvm_atom_cas_gen_ll, long long)
+#undef __OBS_CAS

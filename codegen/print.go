@@ -1,0 +1,180 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// Print returns the CUDA C text of a compiled kernel (one returned by
+// Compile): an extern "C" __global__ function taking the kernel's
+// parameters in order, each global array followed by its length. The text
+// depends only on the kernel, so the same kernel always prints the same
+// bytes.
+func Print(k *ir.Kernel) string {
+	p := &printer{k: k}
+	p.kernel()
+	return p.b.String()
+}
+
+// printer writes one kernel.
+type printer struct {
+	k     *ir.Kernel
+	b     strings.Builder
+	depth int
+	temps int // temps named so far
+}
+
+func (p *printer) line(format string, args ...any) {
+	p.b.WriteString(strings.Repeat("  ", p.depth))
+	fmt.Fprintf(&p.b, format, args...)
+	p.b.WriteByte('\n')
+}
+
+func (p *printer) kernel() {
+	k := p.k
+	p.line("// %s: %d threads per block, %d bytes of shared memory", k.Name, k.Threads, k.SharedBytes)
+	var params []string
+	for _, prm := range k.Params {
+		if a := prm.Array; a != nil {
+			qual := ""
+			if a.Access == ir.Input {
+				qual = "const "
+			}
+			params = append(params, fmt.Sprintf("%s%s* %s, unsigned int %s_len", qual, cType(a.Elem), a.Name, a.Name))
+		} else {
+			params = append(params, cType(prm.Scalar.T)+" "+prm.Scalar.Name)
+		}
+	}
+	p.line(`extern "C" __global__ void __launch_bounds__(%d) %s(%s) {`, k.Threads, k.Name, strings.Join(params, ", "))
+	p.depth++
+	if len(k.Shared) > 0 {
+		p.line("extern __shared__ __align__(16) unsigned char smem[];")
+		for _, a := range k.Shared {
+			t := cType(a.Elem)
+			p.line("%s* %s = (%s*)(smem + %d);", t, a.Name, t, a.Offset)
+		}
+	}
+	p.body(k.Body)
+	p.depth--
+	p.line("}")
+}
+
+func (p *printer) body(body []ir.Stmt) {
+	for _, s := range body {
+		p.stmt(s)
+	}
+}
+
+// block prints body one level deeper.
+func (p *printer) block(body []ir.Stmt) {
+	p.depth++
+	p.body(body)
+	p.depth--
+}
+
+// prepare hoists the repeated subexpressions of a statement's expressions
+// (and those marked once) into temps, prints the temps, and returns the
+// expressions to print.
+func (p *printer) prepare(exprs []ir.Expr, once ...bool) []ir.Expr {
+	h := hoist(exprs, once)
+	p.emitTemps(h)
+	return h.exprs
+}
+
+// emitTemps names and prints the temps of a hoisted statement.
+func (p *printer) emitTemps(h hoisted) {
+	for _, t := range h.temps {
+		t.v.Name = fmt.Sprintf("t%d_", p.temps)
+		p.temps++
+	}
+	for _, t := range h.temps {
+		p.line("const %s %s = %s;", cType(t.v.T), t.v.Name, expr(t.value))
+	}
+}
+
+func (p *printer) stmt(s ir.Stmt) {
+	switch s := s.(type) {
+	case *ir.Decl:
+		e := p.prepare([]ir.Expr{s.Init})
+		p.line("%s %s = %s;", cType(s.Var.T), s.Var.Name, expr(e[0]))
+	case *ir.Assign:
+		e := p.prepare([]ir.Expr{s.Value})
+		p.line("%s = %s;", s.Var.Name, expr(e[0]))
+	case *ir.Store:
+		global := s.Array.Space == ir.Global
+		e := p.prepare([]ir.Expr{s.Index, s.Value}, global)
+		index := expr(e[0])
+		p.guarded(s.Array, index, fmt.Sprintf("%s[%s] = %s;", s.Array.Name, index, expr(e[1])))
+	case *ir.Atomic:
+		p.atomic(s)
+	case *ir.If:
+		p.ifChain(s)
+	case *ir.For:
+		e := p.prepare([]ir.Expr{s.Count}, true)
+		v := s.Var.Name
+		p.line("for (%s %s = %s; %s < %s; %s++) {", cType(s.Var.T), v, cConst(ir.Value{T: s.Var.T}), v, expr(e[0]), v)
+		p.block(s.Body)
+		p.line("}")
+	case *ir.While:
+		p.line("while (%s) {", expr(s.Cond))
+		p.block(s.Body)
+		p.line("}")
+	case *ir.ForAll:
+		p.forAll(s)
+	case *ir.Sync:
+		if s.Level == ir.WarpLevel {
+			p.line("__syncwarp();")
+		} else {
+			p.line("__syncthreads();")
+		}
+	case *ir.Shuffle:
+		e := p.prepare([]ir.Expr{s.Value, s.Lane})
+		p.line("%s = %s(0xffffffffu, %s, %s);", s.Result.Name, shuffleFunction[s.Mode], expr(e[0]), expr(e[1]))
+	case *ir.Ballot:
+		e := p.prepare([]ir.Expr{s.Pred})
+		p.line("%s = __ballot_sync(0xffffffffu, %s);", s.Result.Name, expr(e[0]))
+	}
+}
+
+var shuffleFunction = map[ir.ShuffleMode]string{
+	ir.ShuffleIdx:  "__shfl_sync",
+	ir.ShuffleUp:   "__shfl_up_sync",
+	ir.ShuffleDown: "__shfl_down_sync",
+	ir.ShuffleXor:  "__shfl_xor_sync",
+}
+
+// guarded prints a statement accessing a[index]; for a global array only
+// when the index is below the array's length.
+func (p *printer) guarded(a *ir.Array, index, stmt string) {
+	if a.Space == ir.Global {
+		p.line("if (%s < %s_len) %s", index, a.Name, stmt)
+	} else {
+		p.line("%s", stmt)
+	}
+}
+
+// ifChain prints an if, with else-if for an else part that is one if.
+func (p *printer) ifChain(s *ir.If) {
+	e := p.prepare([]ir.Expr{s.Cond})
+	p.line("if (%s) {", expr(e[0]))
+	for {
+		p.block(s.Then)
+		if len(s.Else) == 0 {
+			p.line("}")
+			return
+		}
+		if next, ok := s.Else[0].(*ir.If); ok && len(s.Else) == 1 {
+			if h := hoist([]ir.Expr{next.Cond}, nil); len(h.temps) == 0 {
+				p.line("} else if (%s) {", expr(h.exprs[0]))
+				s = next
+				continue
+			}
+		}
+		p.line("} else {")
+		p.block(s.Else)
+		p.line("}")
+		return
+	}
+}

@@ -1,0 +1,74 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// cType returns the C spelling of a scalar type.
+func cType(t ir.Type) string {
+	switch t {
+	case ir.Bool:
+		return "bool"
+	case ir.Int32:
+		return "int"
+	case ir.Uint32:
+		return "unsigned int"
+	case ir.Int64:
+		return "long long"
+	case ir.Uint64:
+		return "unsigned long long"
+	case ir.Float32:
+		return "float"
+	case ir.Float64:
+		return "double"
+	}
+	return "void"
+}
+
+// cConst returns the exact C spelling of a constant.
+func cConst(v ir.Value) string {
+	switch v.T {
+	case ir.Bool:
+		return strconv.FormatBool(v.Bool())
+	case ir.Int32:
+		if v.Int() == math.MinInt32 {
+			return "(-2147483647 - 1)"
+		}
+		return strconv.FormatInt(v.Int(), 10)
+	case ir.Uint32:
+		return strconv.FormatUint(v.Bits, 10) + "u"
+	case ir.Int64:
+		if v.Int() == math.MinInt64 {
+			return "(-9223372036854775807ll - 1)"
+		}
+		return strconv.FormatInt(v.Int(), 10) + "ll"
+	case ir.Uint64:
+		return strconv.FormatUint(v.Bits, 10) + "ull"
+	case ir.Float32:
+		f := float64(math.Float32frombits(uint32(v.Bits)))
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Sprintf("__int_as_float(0x%08x)", uint32(v.Bits))
+		}
+		return decimal(strconv.FormatFloat(f, 'g', -1, 32)) + "f"
+	case ir.Float64:
+		f := math.Float64frombits(v.Bits)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Sprintf("__longlong_as_double(0x%016xll)", v.Bits)
+		}
+		return decimal(strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	return "0"
+}
+
+// decimal makes a formatted float a C floating literal ("1" → "1.0").
+func decimal(s string) string {
+	if strings.ContainsAny(s, ".e") {
+		return s
+	}
+	return s + ".0"
+}

@@ -1,0 +1,121 @@
+package codegen
+
+import (
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// forAll prints a ForAll as the hardware runs it: a block-level ForAll as
+// the body of each thread (guarded when fewer iterations than threads,
+// looping when more), a warp-level one over lanes, a grid-level one as a
+// grid-stride loop with a 64-bit counter.
+func (p *printer) forAll(s *ir.ForAll) {
+	i := s.Var.Name
+	threads := p.k.Threads
+	switch s.Kind {
+	case ir.BlockThreads:
+		p.spread(s, "threadIdx.x", threads)
+	case ir.BlockWarps:
+		p.spread(s, "threadIdx.x >> 5", threads/32)
+	case ir.WarpLanes:
+		if c, ok := s.Count.(*ir.Const); ok && c.Value.Bits == 32 {
+			p.line("{")
+		} else {
+			e := p.prepare([]ir.Expr{s.Count})
+			p.line("if ((threadIdx.x & 31u) < %s) {", expr(e[0]))
+		}
+		p.depth++
+		p.line("unsigned int %s = threadIdx.x & 31u;", i)
+		p.body(s.Body)
+		p.depth--
+		p.line("}")
+	case ir.GridThreads:
+		e := p.prepare([]ir.Expr{s.Count}, true)
+		p.line("for (unsigned long long %s_ = (unsigned long long)blockIdx.x * %d + threadIdx.x; %s_ < %s; "+
+			"%s_ += (unsigned long long)gridDim.x * %d) {", i, threads, i, expr(e[0]), i, threads)
+		p.strided(s)
+	case ir.GridBlocks:
+		e := p.prepare([]ir.Expr{s.Count}, true)
+		p.line("for (unsigned long long %s_ = blockIdx.x; %s_ < %s; %s_ += gridDim.x) {", i, i, expr(e[0]), i)
+		if len(p.k.Shared) > 0 {
+			// Shared bytes reused by the layout must not be written by the
+			// next virtual block while this one still reads them.
+			s = &ir.ForAll{Kind: s.Kind, Var: s.Var, Count: s.Count, Pos: s.Pos,
+				Body: append(append([]ir.Stmt(nil), s.Body...), &ir.Sync{Level: ir.BlockLevel, Pos: s.Pos})}
+		}
+		p.strided(s)
+	}
+}
+
+// spread prints a block-level ForAll over units (threads or warps) whose
+// index in the block is index and of which the block has n.
+func (p *printer) spread(s *ir.ForAll, index string, n int) {
+	i := s.Var.Name
+	c, constant := s.Count.(*ir.Const)
+	switch {
+	case constant && c.Value.Bits == uint64(n):
+		p.line("{")
+		p.depth++
+		p.line("unsigned int %s = %s;", i, index)
+	case constant && c.Value.Bits < uint64(n):
+		cond := index
+		if s.Kind == ir.BlockWarps {
+			cond = "(" + index + ")"
+		}
+		p.line("if (%s < %s) {", cond, cConst(c.Value))
+		p.depth++
+		p.line("unsigned int %s = %s;", i, index)
+	default:
+		e := p.prepare([]ir.Expr{s.Count}, true)
+		p.line("for (unsigned int %s = %s; %s < %s; %s += %du) {", i, index, i, expr(e[0]), i, n)
+		p.depth++
+	}
+	p.body(s.Body)
+	p.depth--
+	p.line("}")
+}
+
+// strided prints the body of a grid-level loop whose 64-bit counter is
+// the index's name with an underscore.
+func (p *printer) strided(s *ir.ForAll) {
+	p.depth++
+	p.line("unsigned int %s = (unsigned int)%s_;", s.Var.Name, s.Var.Name)
+	p.body(s.Body)
+	p.depth--
+	p.line("}")
+}
+
+// atomic prints an atomic operation, guarded for a global array. CUDA has
+// some 64-bit signed atomics only in their unsigned form: those go through
+// casts, which give the same bits.
+func (p *printer) atomic(s *ir.Atomic) {
+	a := s.Array
+	exprs := []ir.Expr{s.Index, s.Value}
+	if s.Compare != nil {
+		exprs = append(exprs, s.Compare)
+	}
+	e := p.prepare(exprs, a.Space == ir.Global)
+	index := expr(e[0])
+	args := e[1:2]
+	if s.Compare != nil {
+		args = []ir.Expr{e[2], e[1]} // atomicCAS(address, compare, value)
+	}
+	call := "atomic" + s.Op.String() + "(&" + a.Name + "[" + index + "]"
+	if a.Elem == ir.Int64 && s.Op != ir.AtomicMin && s.Op != ir.AtomicMax {
+		call = "atomic" + s.Op.String() + "((unsigned long long*)&" + a.Name + "[" + index + "]"
+		if s.Result != nil {
+			call = "(long long)" + call
+		}
+		for _, x := range args {
+			call += ", (unsigned long long)" + operand(x, precUnary, false)
+		}
+	} else {
+		for _, x := range args {
+			call += ", " + expr(x)
+		}
+	}
+	stmt := call + ");"
+	if s.Result != nil {
+		stmt = s.Result.Name + " = " + stmt
+	}
+	p.guarded(a, index, stmt)
+}

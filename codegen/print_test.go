@@ -1,0 +1,258 @@
+package codegen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+func TestPrintSignatureAndHeader(t *testing.T) {
+	k := gridCopy("copy", ir.Float32, func(x ir.Expr) ir.Expr { return x })
+	k.Params = append(k.Params, ir.Param{Scalar: v("scale", ir.Float64)})
+	src, _ := mustCUDA(t, k)
+	contains(t, src,
+		"// copy: 256 threads per block, 0 bytes of shared memory\n",
+		`extern "C" __global__ void __launch_bounds__(256) copy(const float* in, unsigned int in_len, `+
+			`float* out, unsigned int out_len, double scale) {`)
+	if strings.Contains(src, "smem") {
+		t.Errorf("a kernel without shared arrays declares shared memory:\n%s", src)
+	}
+}
+
+func TestPrintGridThreadsIsAGridStrideLoop(t *testing.T) {
+	src, _ := mustCUDA(t, gridCopy("copy", ir.Uint32, func(x ir.Expr) ir.Expr { return x }))
+	contains(t, src,
+		"for (unsigned long long i_ = (unsigned long long)blockIdx.x * 256 + threadIdx.x; i_ < in_len; "+
+			"i_ += (unsigned long long)gridDim.x * 256) {\n    unsigned int i = (unsigned int)i_;\n",
+		"if (i < out_len) out[i] = in[i];")
+}
+
+// blockForAll prints a kernel with one BlockThreads ForAll of the given count.
+// The count may use the scalar parameter n.
+func blockForAll(t *testing.T, count func(n *ir.Var) ir.Expr) string {
+	out := global("out", ir.Uint32, ir.Output, 2)
+	n := v("n", ir.Uint32)
+	i := v("i", ir.Uint32)
+	k := kernel("spread", []*ir.Array{out}, nil,
+		blocks(1, 9, forAll(ir.BlockThreads, i, count(n), 10, store(out, i, i, 11))))
+	k.Params = append(k.Params, ir.Param{Scalar: n})
+	src, _ := mustCUDA(t, k)
+	return src
+}
+
+func constCount(c uint64) func(*ir.Var) ir.Expr { return func(*ir.Var) ir.Expr { return u32(c) } }
+
+func TestPrintBlockThreadsAtBlockSizeHasNoGuard(t *testing.T) {
+	src := blockForAll(t, constCount(256))
+	contains(t, src, "{\n      unsigned int i = threadIdx.x;\n")
+	if strings.Contains(src, "threadIdx.x <") || strings.Contains(src, "i += ") {
+		t.Errorf("a ForAll of the block size is guarded or looped:\n%s", src)
+	}
+}
+
+func TestPrintBlockThreadsBelowBlockSizeIsGuarded(t *testing.T) {
+	contains(t, blockForAll(t, constCount(100)), "if (threadIdx.x < 100u) {\n      unsigned int i = threadIdx.x;\n")
+}
+
+func TestPrintBlockThreadsAboveBlockSizeIsVirtualised(t *testing.T) {
+	contains(t, blockForAll(t, constCount(1000)), "for (unsigned int i = threadIdx.x; i < 1000u; i += 256u) {")
+	contains(t, blockForAll(t, func(n *ir.Var) ir.Expr { return n }), "for (unsigned int i = threadIdx.x; i < n; i += 256u) {")
+}
+
+func TestPrintNonTrivialLoopCountIsEvaluatedOnce(t *testing.T) {
+	src := blockForAll(t, func(n *ir.Var) ir.Expr { return bin(ir.Add, n, u32(7)) })
+	contains(t, src, "const unsigned int t0_ = n + 7u;\n", "i < t0_; i += 256u")
+}
+
+func TestPrintWarpLevelForAlls(t *testing.T) {
+	src, _ := mustCUDA(t, warpKernel())
+	contains(t, src, "unsigned int w = threadIdx.x >> 5;", "unsigned int l = threadIdx.x & 31u;",
+		"for (unsigned int d = 0u; d < 5u; d++) {",
+		"y = __shfl_xor_sync(0xffffffffu, x, 1u << d);")
+	k := forAllKernel()
+	src, _ = mustCUDA(t, k)
+	contains(t, src, "if ((threadIdx.x >> 5) < 3u) {", "for (unsigned int w10 = threadIdx.x >> 5; w10 < 20u; w10 += 8u) {",
+		"if ((threadIdx.x & 31u) < 16u) {", "__syncwarp();",
+		"for (unsigned long long blk_ = blockIdx.x; blk_ < 8u; blk_ += gridDim.x) {\n    unsigned int blk = (unsigned int)blk_;")
+}
+
+func TestPrintBarriersExactlyWhereSyncsAre(t *testing.T) {
+	k, _ := pingPong()
+	src, _ := mustCUDA(t, k)
+	// Three Syncs, and one ending each iteration of the GridBlocks loop
+	// (the kernel reuses shared memory across virtual blocks).
+	if got := strings.Count(src, "__syncthreads();"); got != 4 {
+		t.Fatalf("%d barriers, want 4:\n%s", got, src)
+	}
+	steps := strings.Split(src, "__syncthreads();")
+	for i, want := range []string{"a[i0] = in[i0] + 1u;", "b[i1] = a[i1] + 1u;", "c[i2] = b[i2] + 1u;", "out[i3] = c[i3];"} {
+		if !strings.Contains(steps[i], want) {
+			t.Errorf("step %d between barriers lacks %q:\n%s", i, want, steps[i])
+		}
+	}
+	noShared := gridCopy("plain", ir.Uint32, func(x ir.Expr) ir.Expr { return x })
+	if src, _ := mustCUDA(t, noShared); strings.Contains(src, "__sync") {
+		t.Errorf("a kernel without Sync has a barrier:\n%s", src)
+	}
+}
+
+func TestPrintAtomics(t *testing.T) {
+	src, _ := mustCUDA(t, atomicKernel(ir.Uint32))
+	contains(t, src,
+		"const unsigned int t0_ = (i + 1u) & 63u;\n",
+		"if (t0_ < g_len) r = atomicAdd(&g[t0_], 3u);",
+		"if (i < g_len) atomicAdd(&g[i], r);",
+		"r = atomicAdd(&s[(i + 1u) & 63u], 3u);",
+		"r = atomicInc(&s[(i + 1u) & 63u], 3u);",
+		"r = atomicDec(&s[(i + 1u) & 63u], 3u);",
+		"if (i < g_len) atomicCAS(&g[i], 3u, r);")
+	src, _ = mustCUDA(t, atomicKernel(ir.Int64))
+	contains(t, src,
+		"r = (long long)atomicAdd((unsigned long long*)&s[(i + 1u) & 63u], (unsigned long long)3ll);",
+		"atomicExch((unsigned long long*)&s[i], (unsigned long long)r);",
+		"r = atomicMin(&s[(i + 1u) & 63u], 3ll);")
+	src, _ = mustCUDA(t, atomicKernel(ir.Float32))
+	contains(t, src, "r = atomicExch(&s[(i + 1u) & 63u], 1.5f);", "r = atomicAdd(&s[(i + 1u) & 63u], 1.5f);")
+}
+
+func TestPrintShufflesAndBallot(t *testing.T) {
+	src, _ := mustCUDA(t, shuffleKernel(ir.Float64))
+	contains(t, src,
+		"x = __shfl_sync(0xffffffffu, x, 1u);",
+		"x = __shfl_up_sync(0xffffffffu, x, 2u);",
+		"x = __shfl_down_sync(0xffffffffu, x, 3u);",
+		"x = __shfl_xor_sync(0xffffffffu, x, 4u);",
+		"m = __ballot_sync(0xffffffffu, x > 0.0);")
+}
+
+func TestPrintSharedArraysAtTheirOffsets(t *testing.T) {
+	k, _ := pingPong()
+	src, c := mustCUDA(t, k)
+	contains(t, src, "extern __shared__ __align__(16) unsigned char smem[];\n",
+		"unsigned int* a = (unsigned int*)(smem + 0);\n",
+		"unsigned int* b = (unsigned int*)(smem + 1024);\n",
+		"unsigned int* c = (unsigned int*)(smem + 0);\n",
+		"// pingpong: 256 threads per block, 2048 bytes of shared memory")
+	if c.SharedBytes != 2048 {
+		t.Errorf("SharedBytes = %d, want 2048", c.SharedBytes)
+	}
+}
+
+func TestPrintExpressions(t *testing.T) {
+	x, y, z := v("x", ir.Int32), v("y", ir.Int32), v("z", ir.Int32)
+	u := v("u", ir.Uint32)
+	b := v("b", ir.Bool)
+	f := v("f", ir.Float32)
+	for _, c := range []struct {
+		e    ir.Expr
+		want string
+	}{
+		{bin(ir.Add, x, bin(ir.Mul, y, z)), "x + y * z"},
+		{bin(ir.Mul, bin(ir.Add, x, y), z), "(x + y) * z"},
+		{bin(ir.Sub, x, bin(ir.Sub, y, z)), "x - (y - z)"},
+		{bin(ir.Sub, bin(ir.Sub, x, y), z), "x - y - z"},
+		{bin(ir.And, bin(ir.Add, x, y), z), "(x + y) & z"},
+		{bin(ir.Shl, x, bin(ir.Add, y, z)), "x << (y + z)"},
+		{bin(ir.Or, bin(ir.Shl, x, y), z), "(x << y) | z"},
+		{bin(ir.Lt, bin(ir.Add, x, y), z), "x + y < z"},
+		{bin(ir.Eq, bin(ir.Lt, x, y), b), "(x < y) == b"},
+		{bin(ir.Or, bin(ir.And, b, b), b), "(b && b) || b"},
+		{bin(ir.Xor, b, b), "b != b"},
+		{bin(ir.Sub, x, i32(-3)), "x - (-3)"},
+		{&ir.Unary{Op: ir.Neg, X: i32(-3)}, "-(-3)"},
+		{&ir.Unary{Op: ir.Not, X: b}, "!b"},
+		{&ir.Unary{Op: ir.Not, X: u}, "~u"},
+		{&ir.Unary{Op: ir.Neg, X: bin(ir.Add, x, y)}, "-(x + y)"},
+		{&ir.Convert{To: ir.Float32, X: x}, "(float)x"},
+		{&ir.Convert{To: ir.Int64, X: bin(ir.Add, x, y)}, "(long long)(x + y)"},
+		{&ir.Select{Cond: b, Then: x, Else: y}, "(b ? x : y)"},
+		{bin(ir.Min, x, y), "min(x, y)"},
+		{bin(ir.Max, u, u32(3)), "max(u, 3u)"},
+		{bin(ir.Min, f, f), "fminf(f, f)"},
+		{bin(ir.Rem, f, f), "fmodf(f, f)"},
+		{&ir.Special{Kind: ir.LaneIdx}, "(threadIdx.x & 31u)"},
+		{&ir.Special{Kind: ir.WarpIdx}, "(threadIdx.x >> 5)"},
+		{&ir.Special{Kind: ir.BlockDim}, "blockDim.x"},
+	} {
+		if got := expr(c.e); got != c.want {
+			t.Errorf("printed %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestPrintConstants(t *testing.T) {
+	for _, c := range []struct {
+		v    ir.Value
+		want string
+	}{
+		{ir.UintValue(ir.Uint32, 5), "5u"},
+		{ir.IntValue(ir.Int32, -3), "-3"},
+		{ir.UintValue(ir.Uint64, 5), "5ull"},
+		{ir.IntValue(ir.Int64, -3), "-3ll"},
+		{ir.IntValue(ir.Int32, -1<<31), "(-2147483647 - 1)"},
+		{ir.IntValue(ir.Int64, -1<<63), "(-9223372036854775807ll - 1)"},
+		{ir.FloatValue(ir.Float32, 1), "1.0f"},
+		{ir.FloatValue(ir.Float32, 0.1), "0.1f"},
+		{ir.FloatValue(ir.Float64, 0.1), "0.1"},
+		{ir.FloatValue(ir.Float64, 1e300), "1e+300"},
+		{ir.Value{T: ir.Float32, Bits: 0x7fc00000}, "__int_as_float(0x7fc00000)"},
+		{ir.Value{T: ir.Float32, Bits: 0xff800000}, "__int_as_float(0xff800000)"},
+		{ir.Value{T: ir.Float64, Bits: 0x7ff0000000000000}, "__longlong_as_double(0x7ff0000000000000ll)"},
+		{ir.BoolValue(true), "true"},
+	} {
+		if got := cConst(c.v); got != c.want {
+			t.Errorf("constant %v printed %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+func TestPrintHoistsRepeatedSubexpressions(t *testing.T) {
+	src, _ := mustCUDA(t, loopKernel())
+	// in[i + 1] twice, outside a select: hoisted once. in[i - 1] only in a
+	// select arm: left where it is guarded.
+	contains(t, src, "const int t0_ = in[i + 1u];\n", "int acc = t0_ * t0_ + (i > 0u ? in[i - 1u] : 0);",
+		"for (int j = 0; j < t1_; j++) {", "} else if (acc == 0) {", "while (acc > 100) {")
+}
+
+func TestPrintHoistsSubexpressionsOnlyOnce(t *testing.T) {
+	in, out := global("in", ir.Uint32, ir.Input, 2), global("out", ir.Uint32, ir.Output, 3)
+	i := v("i", ir.Uint32)
+	sum := func() ir.Expr { return bin(ir.Add, load(in, i, 5), u32(1)) }
+	inner := func() ir.Expr { return bin(ir.Mul, sum(), sum()) }
+	k := kernel("cse", []*ir.Array{in, out}, nil, forAll(ir.GridThreads, i, &ir.Len{Array: in}, 4,
+		store(out, i, bin(ir.Add, inner(), bin(ir.Xor, inner(), sum())), 5)))
+	src, _ := mustCUDA(t, k)
+	contains(t, src, "const unsigned int t0_ = in[i] + 1u;\n    const unsigned int t1_ = t0_ * t0_;\n",
+		"out[i] = t1_ + (t1_ ^ t0_);")
+}
+
+func TestPrintIsDeterministic(t *testing.T) {
+	for _, k := range constructKernels() {
+		first, c := mustCUDA(t, k)
+		if again := Print(c); again != first {
+			t.Errorf("kernel %s printed twice differs", k.Name)
+		}
+	}
+	first := constructKernels()
+	second := constructKernels()
+	for i := range first {
+		a, _ := mustCUDA(t, first[i])
+		b, _ := mustCUDA(t, second[i])
+		if a != b {
+			t.Errorf("kernel %s built twice prints differently", first[i].Name)
+		}
+	}
+}
+
+func TestCompileLeavesItsInputAlone(t *testing.T) {
+	k, arrays := pingPong()
+	before := Print(k)
+	_, c := mustCUDA(t, k)
+	if Print(k) != before || k.SharedBytes != 0 || arrays[1].Offset != 0 {
+		t.Errorf("Compile changed its input")
+	}
+	if c.Shared[1] == arrays[1] || c.Shared[1].Offset != 1024 {
+		t.Errorf("the compiled kernel shares arrays with its input or lacks offsets")
+	}
+}

@@ -1,0 +1,168 @@
+package codegen
+
+import "github.com/obsidian-go/obsidian/ir"
+
+// expr checks e, reporting problems at pos unless e carries its own
+// position. It returns e's type, and false when e is wrong (its problems are
+// reported once, where they are, not again by the expressions around it).
+func (v *verifier) expr(e ir.Expr, pos ir.Pos) (ir.Type, bool) {
+	switch e := e.(type) {
+	case nil:
+		v.errorf(pos, "an expression is missing")
+	case *ir.Const:
+		if e.Value.T.Valid() {
+			return e.Value.T, true
+		}
+		v.errorf(pos, "constant of invalid type %v", e.Value.T)
+	case *ir.Var:
+		return v.use(e, pos)
+	case *ir.Special:
+		if e.Kind >= ir.ThreadIdx && e.Kind <= ir.WarpIdx {
+			return ir.Uint32, true
+		}
+		v.errorf(pos, "unknown hardware index %d", e.Kind)
+	case *ir.Unary:
+		return v.unary(e, pos)
+	case *ir.Binary:
+		return v.binary(e, pos)
+	case *ir.Select:
+		c, okc := v.expr(e.Cond, pos)
+		a, oka := v.expr(e.Then, pos)
+		b, okb := v.expr(e.Else, pos)
+		switch {
+		case !okc || !oka || !okb:
+		case c != ir.Bool:
+			v.errorf(pos, "select condition has type %v; it must be bool", c)
+		case a != b:
+			v.errorf(pos, "select arms have different types, %v and %v", a, b)
+		default:
+			return a, true
+		}
+	case *ir.Convert:
+		_, ok := v.expr(e.X, pos)
+		if ok && e.To.Valid() {
+			return e.To, true
+		}
+		if ok {
+			v.errorf(pos, "conversion to invalid type %v", e.To)
+		}
+	case *ir.Load:
+		return v.load(e)
+	case *ir.Len:
+		if v.knownArray(e.Array, pos) {
+			return ir.Uint32, true
+		}
+	case *ir.Invalid:
+		v.errorf(e.Pos, "%s", e.Msg)
+	default:
+		v.errorf(pos, "unknown expression %T", e)
+	}
+	return ir.NoType, false
+}
+
+// use checks a use of variable x: declared and in scope.
+func (v *verifier) use(x *ir.Var, pos ir.Pos) (ir.Type, bool) {
+	if x == nil {
+		v.errorf(pos, "a variable is missing")
+		return ir.NoType, false
+	}
+	for _, s := range v.scopes {
+		if s[x] {
+			return x.T, x.T.Valid()
+		}
+	}
+	if v.declared[x] {
+		v.errorf(pos, "variable %s is used outside the scope of its declaration", x.Name)
+	} else {
+		v.errorf(pos, "variable %s is used before it is declared", x.Name)
+	}
+	return ir.NoType, false
+}
+
+func (v *verifier) unary(e *ir.Unary, pos ir.Pos) (ir.Type, bool) {
+	t, ok := v.expr(e.X, pos)
+	if !ok {
+		return t, false
+	}
+	switch {
+	case e.Op == ir.Neg && t.IsNumeric(), e.Op == ir.Not && (t == ir.Bool || t.IsInteger()):
+		return t, true
+	case e.Op == ir.Neg:
+		v.errorf(pos, "negation of a %v value; it needs a number", t)
+	case e.Op == ir.Not:
+		v.errorf(pos, "not of a %v value; it needs a bool or an integer", t)
+	default:
+		v.errorf(pos, "unknown unary operator %d", e.Op)
+	}
+	return ir.NoType, false
+}
+
+func (v *verifier) binary(e *ir.Binary, pos ir.Pos) (ir.Type, bool) {
+	x, okx := v.expr(e.X, pos)
+	y, oky := v.expr(e.Y, pos)
+	if !okx || !oky {
+		return ir.NoType, false
+	}
+	op := e.Op
+	if x != y {
+		what := "operands"
+		if op == ir.Shl || op == ir.Shr {
+			what = "value and shift count"
+		}
+		v.errorf(pos, "%v: %s have different types, %v and %v", op, what, x, y)
+		return ir.NoType, false
+	}
+	switch op {
+	case ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max:
+		if !x.IsNumeric() {
+			v.errorf(pos, "%v on %v values; arithmetic needs numbers", op, x)
+			return ir.NoType, false
+		}
+	case ir.And, ir.Or, ir.Xor:
+		if !x.IsInteger() && x != ir.Bool {
+			v.errorf(pos, "%v on %v values; it needs integers or bools", op, x)
+			return ir.NoType, false
+		}
+	case ir.Shl, ir.Shr:
+		if !x.IsInteger() {
+			v.errorf(pos, "%v on %v values; shifts need integers", op, x)
+			return ir.NoType, false
+		}
+	case ir.Eq, ir.Ne, ir.Lt, ir.Le, ir.Gt, ir.Ge:
+		return ir.Bool, true
+	default:
+		v.errorf(pos, "unknown binary operator %d", op)
+		return ir.NoType, false
+	}
+	return x, true
+}
+
+func (v *verifier) load(e *ir.Load) (ir.Type, bool) {
+	okArray := v.knownArray(e.Array, e.Pos)
+	t, ok := v.expr(e.Index, e.Pos)
+	if ok && t != ir.Uint32 {
+		v.errorf(e.Pos, "index into %s has type %v; indices are uint32", e.Array.Name, t)
+		ok = false
+	}
+	if !okArray {
+		return ir.NoType, false
+	}
+	if e.Array.Access == ir.Output {
+		v.errorf(e.Pos, "load from array %s, an output of the kernel: outputs are only written", e.Array.Name)
+		return ir.NoType, false
+	}
+	return e.Array.Elem, ok && e.Array.Elem.Valid()
+}
+
+// knownArray checks that a is one of the kernel's arrays.
+func (v *verifier) knownArray(a *ir.Array, pos ir.Pos) bool {
+	if a == nil {
+		v.errorf(pos, "an array is missing")
+		return false
+	}
+	if !v.arrays[a] {
+		v.errorf(pos, "array %s is neither a parameter nor a shared array of kernel %s", a.Name, v.k.Name)
+		return false
+	}
+	return true
+}

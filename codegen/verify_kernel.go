@@ -1,0 +1,139 @@
+package codegen
+
+import "github.com/obsidian-go/obsidian/ir"
+
+// kernel checks the kernel's name, block size, parameters and shared arrays.
+func (v *verifier) kernel() {
+	k := v.k
+	if msg := checkName(k.Name); msg != "" {
+		v.errorf(k.Pos, "kernel %s: %s", k.Name, msg)
+	}
+	if k.Threads < 32 || k.Threads > 1024 || k.Threads%32 != 0 {
+		v.errorf(k.Pos, "kernel %s has %d threads per block; CUDA needs 1 to 1024, and a whole number of "+
+			"warps (a multiple of 32)", k.Name, k.Threads)
+	}
+	seen := map[string]bool{}
+	for i, p := range k.Params {
+		switch {
+		case (p.Array == nil) == (p.Scalar == nil):
+			v.errorf(k.Pos, "parameter %d of kernel %s must be either an array or a scalar", i+1, k.Name)
+			continue
+		case seen[p.Name()]:
+			pos := k.Pos
+			if p.Array != nil {
+				pos = p.Array.Pos
+			}
+			v.errorf(pos, "kernel %s has two parameters named %s", k.Name, p.Name())
+			continue
+		}
+		seen[p.Name()] = true
+		if p.Scalar != nil {
+			v.scalarParam(p.Scalar)
+		} else {
+			v.globalArray(p.Array)
+		}
+	}
+	for _, a := range k.Shared {
+		v.sharedArray(a)
+	}
+}
+
+func (v *verifier) scalarParam(s *ir.Var) {
+	if !s.T.Valid() {
+		v.errorf(v.k.Pos, "parameter %s has no valid type (%v)", s.Name, s.T)
+	}
+	v.name(v.k.Pos, s.Name, "parameter "+s.Name)
+	v.params[s] = true
+	v.declared[s] = true
+	v.scopes[0][s] = true
+}
+
+func (v *verifier) globalArray(a *ir.Array) {
+	switch {
+	case a.Space != ir.Global:
+		v.errorf(a.Pos, "array parameter %s is not in global memory", a.Name)
+	case a.Access < ir.Input || a.Access > ir.ReadWrite:
+		v.errorf(a.Pos, "array parameter %s has no valid access mode", a.Name)
+	case !a.Elem.Valid():
+		v.errorf(a.Pos, "array parameter %s has no valid element type (%v)", a.Name, a.Elem)
+	}
+	v.name(a.Pos, a.Name, "array parameter "+a.Name)
+	v.name(a.Pos, a.Name+"_len", "the length of array "+a.Name)
+	v.arrays[a] = true
+}
+
+func (v *verifier) sharedArray(a *ir.Array) {
+	if a == nil {
+		v.errorf(v.k.Pos, "kernel %s has a nil shared array", v.k.Name)
+		return
+	}
+	switch {
+	case a.Space != ir.Shared:
+		v.errorf(a.Pos, "array %s is listed as shared but is not in shared memory", a.Name)
+	case !a.Elem.Valid():
+		v.errorf(a.Pos, "shared array %s has no valid element type (%v)", a.Name, a.Elem)
+	case a.Size <= 0:
+		v.errorf(a.Pos, "shared array %s has %d elements; it needs at least one", a.Name, a.Size)
+	}
+	v.name(a.Pos, a.Name, "shared array "+a.Name)
+	v.arrays[a] = true
+}
+
+// name checks that name is a usable C identifier not used before in the
+// kernel, and records it as belonging to what.
+func (v *verifier) name(pos ir.Pos, name, what string) {
+	if msg := checkName(name); msg != "" {
+		v.errorf(pos, "%s: %s", what, msg)
+		return
+	}
+	if prev, ok := v.names[name]; ok {
+		v.errorf(pos, "%s has the name %s of %s; names in a kernel must be distinct", what, name, prev)
+		return
+	}
+	v.names[name] = what
+}
+
+// blocks checks the kernel's block count expression: an integer computed on
+// the host from constants, scalar parameters and lengths of global arrays.
+func (v *verifier) blocks() {
+	e := v.k.Blocks
+	if e == nil {
+		return
+	}
+	ok := true
+	ir.WalkExpr(e, func(e ir.Expr) {
+		var bad string
+		switch e := e.(type) {
+		case *ir.Var:
+			if !v.params[e] {
+				bad = "variable " + e.Name
+			}
+		case *ir.Len:
+			if e.Array == nil || e.Array.Space != ir.Global || !v.arrays[e.Array] {
+				bad = "the length of an array that is not a parameter"
+			}
+		case *ir.Special:
+			bad = e.Kind.String()
+		case *ir.Load:
+			bad = "a load of array " + arrayName(e.Array)
+		}
+		if bad != "" && ok {
+			ok = false
+			v.errorf(v.k.Pos, "the block count of kernel %s may use only constants, scalar parameters and "+
+				"lengths of array parameters; it uses %s", v.k.Name, bad)
+		}
+	})
+	if !ok {
+		return
+	}
+	if t, ok := v.expr(e, v.k.Pos); ok && !t.IsInteger() {
+		v.errorf(v.k.Pos, "the block count of kernel %s has type %v; it must be an integer", v.k.Name, t)
+	}
+}
+
+func arrayName(a *ir.Array) string {
+	if a == nil {
+		return "<nil>"
+	}
+	return a.Name
+}

@@ -1,0 +1,280 @@
+package codegen
+
+import (
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+func (v *verifier) body(body []ir.Stmt) {
+	for _, s := range body {
+		v.stmt(s)
+	}
+}
+
+// scoped walks body in a new scope holding the given variables.
+func (v *verifier) scoped(body []ir.Stmt, vars ...*ir.Var) {
+	s := map[*ir.Var]bool{}
+	for _, x := range vars {
+		s[x] = true
+	}
+	v.scopes = append(v.scopes, s)
+	v.body(body)
+	v.scopes = v.scopes[:len(v.scopes)-1]
+}
+
+func (v *verifier) stmt(s ir.Stmt) {
+	switch s := s.(type) {
+	case nil:
+		v.errorf(v.k.Pos, "kernel %s has a nil statement", v.k.Name)
+	case *ir.Decl:
+		v.decl(s)
+	case *ir.Assign:
+		v.assign(s)
+	case *ir.Store:
+		v.store(s)
+	case *ir.If:
+		v.cond(s.Cond, s.Pos, "if")
+		v.control(s, s.Cond, func() {
+			v.scoped(s.Then)
+			v.scoped(s.Else)
+		})
+	case *ir.While:
+		v.cond(s.Cond, s.Pos, "while")
+		v.control(s, s.Cond, func() { v.scoped(s.Body) })
+	case *ir.For:
+		v.forLoop(s)
+	case *ir.ForAll:
+		v.forAll(s)
+	case *ir.Sync:
+		v.sync(s)
+	case *ir.Atomic:
+		v.atomic(s)
+	case *ir.Shuffle:
+		v.shuffle(s)
+	case *ir.Ballot:
+		v.ballot(s)
+	default:
+		v.errorf(s.Position(), "unknown statement %T", s)
+	}
+}
+
+// declareVar checks a new variable and puts it in the current scope.
+func (v *verifier) declareVar(x *ir.Var, pos ir.Pos) bool {
+	if x == nil {
+		v.errorf(pos, "a declaration has no variable")
+		return false
+	}
+	if v.declared[x] {
+		v.errorf(pos, "variable %s is declared twice", x.Name)
+		return false
+	}
+	v.declared[x] = true
+	if !x.T.Valid() {
+		v.errorf(pos, "variable %s has no valid type (%v)", x.Name, x.T)
+	}
+	v.name(pos, x.Name, "variable "+x.Name)
+	return true
+}
+
+func (v *verifier) decl(s *ir.Decl) {
+	t, ok := v.expr(s.Init, s.Pos)
+	if !v.declareVar(s.Var, s.Pos) {
+		return
+	}
+	v.scopes[len(v.scopes)-1][s.Var] = true
+	if ok && t != s.Var.T {
+		v.errorf(s.Pos, "variable %s of type %v is initialised with a %v value", s.Var.Name, s.Var.T, t)
+	}
+}
+
+func (v *verifier) assign(s *ir.Assign) {
+	t, ok := v.expr(s.Value, s.Pos)
+	vt, okv := v.use(s.Var, s.Pos)
+	switch {
+	case !okv:
+	case v.loopVars[s.Var]:
+		v.errorf(s.Pos, "assignment to %s, the index of a loop", s.Var.Name)
+	case ok && t != vt:
+		v.errorf(s.Pos, "assignment of a %v value to %s of type %v", t, s.Var.Name, vt)
+	}
+}
+
+// result checks the variable that receives the result of an atomic, a
+// shuffle or a ballot.
+func (v *verifier) result(x *ir.Var, want ir.Type, pos ir.Pos, what string) {
+	if x == nil {
+		return
+	}
+	t, ok := v.use(x, pos)
+	switch {
+	case !ok:
+	case v.loopVars[x]:
+		v.errorf(pos, "%s result goes to %s, the index of a loop", what, x.Name)
+	case want.Valid() && t != want:
+		v.errorf(pos, "%s result variable %s has type %v; it must be %v", what, x.Name, t, want)
+	}
+}
+
+// index checks an array index: uint32.
+func (v *verifier) index(e ir.Expr, a *ir.Array, pos ir.Pos) {
+	if t, ok := v.expr(e, pos); ok && t != ir.Uint32 {
+		v.errorf(pos, "index into %s has type %v; indices are uint32", a.Name, t)
+	}
+}
+
+// writable checks that a may be written by a store or an atomic.
+func (v *verifier) writable(a *ir.Array, pos ir.Pos, what string) bool {
+	if !v.knownArray(a, pos) {
+		return false
+	}
+	if a.Access == ir.Input {
+		v.errorf(pos, "%s to array %s, an input of the kernel: inputs are only read", what, a.Name)
+	}
+	return true
+}
+
+func (v *verifier) store(s *ir.Store) {
+	v.atLevel(s.Pos, ir.ThreadLevel, "a store")
+	if !v.writable(s.Array, s.Pos, "store") {
+		v.expr(s.Index, s.Pos)
+		v.expr(s.Value, s.Pos)
+		return
+	}
+	v.index(s.Index, s.Array, s.Pos)
+	if t, ok := v.expr(s.Value, s.Pos); ok && t != s.Array.Elem {
+		v.errorf(s.Pos, "store of a %v value into %s, an array of %v", t, s.Array.Name, s.Array.Elem)
+	}
+}
+
+// cond checks the condition of an if or a while.
+func (v *verifier) cond(e ir.Expr, pos ir.Pos, what string) {
+	if t, ok := v.expr(e, pos); ok && t != ir.Bool {
+		v.errorf(pos, "%s condition has type %v; it must be bool", what, t)
+	}
+}
+
+func (v *verifier) forLoop(s *ir.For) {
+	t, ok := v.expr(s.Count, s.Pos)
+	if !v.declareVar(s.Var, s.Pos) {
+		return
+	}
+	switch {
+	case !s.Var.T.IsInteger():
+		v.errorf(s.Pos, "loop index %s has type %v; it must be an integer", s.Var.Name, s.Var.T)
+	case ok && t != s.Var.T:
+		v.errorf(s.Pos, "loop count has type %v, unlike its index %s of type %v", t, s.Var.Name, s.Var.T)
+	}
+	v.loopVars[s.Var] = true
+	v.control(s, s.Count, func() { v.scoped(s.Body, s.Var) })
+}
+
+func (v *verifier) forAll(s *ir.ForAll) {
+	if s.Kind < ir.GridThreads || s.Kind > ir.WarpLanes {
+		v.errorf(s.Pos, "unknown ForAll kind %d", s.Kind)
+		return
+	}
+	v.atLevel(s.Pos, s.Kind.Outer(), "a "+s.Kind.String()+" ForAll")
+	t, ok := v.expr(s.Count, s.Pos)
+	if ok && t != ir.Uint32 {
+		v.errorf(s.Pos, "%v count has type %v; it must be uint32", s.Kind, t)
+		ok = false
+	}
+	count, constant := ir.Value{}, false
+	if ok {
+		count, constant = constValue(s.Count)
+	}
+	if s.Kind == ir.WarpLanes && constant && count.Bits > 32 {
+		v.errorf(s.Pos, "WarpLanes count is %d; a warp has 32 lanes", count.Bits)
+	}
+	if !v.declareVar(s.Var, s.Pos) {
+		return
+	}
+	if s.Var.T != ir.Uint32 {
+		v.errorf(s.Pos, "%v index %s has type %v; it must be uint32", s.Kind, s.Var.Name, s.Var.T)
+	}
+	v.loopVars[s.Var] = true
+	saved, level := v.warp, v.level
+	if s.Kind.Inner() == ir.ThreadLevel {
+		v.warp = warpState{forAll: s, complete: constant && v.fillsWarps(s.Kind, count.Bits)}
+	}
+	v.level = s.Kind.Inner()
+	v.scoped(s.Body, s.Var)
+	v.warp, v.level = saved, level
+}
+
+// fillsWarps reports whether a ForAll of this kind and constant count runs
+// every lane of the warps it runs.
+func (v *verifier) fillsWarps(k ir.ForAllKind, count uint64) bool {
+	switch k {
+	case ir.WarpLanes:
+		return count == 32
+	case ir.BlockThreads:
+		return count == uint64(v.k.Threads) && v.k.Threads%32 == 0
+	}
+	return false
+}
+
+// atLevel reports what when it is not in code of the given level.
+func (v *verifier) atLevel(pos ir.Pos, want ir.Level, what string) {
+	if v.level != want {
+		v.errorf(pos, "%s belongs in %v-level code, but this is %v-level code", what, want, v.level)
+	}
+}
+
+func (v *verifier) sync(s *ir.Sync) {
+	switch s.Level {
+	case ir.BlockLevel, ir.WarpLevel:
+		v.atLevel(s.Pos, s.Level, "a "+s.Level.String()+"-level barrier")
+	default:
+		v.errorf(s.Pos, "barrier of level %v; barriers are Block or Warp level", s.Level)
+	}
+}
+
+func (v *verifier) shuffle(s *ir.Shuffle) {
+	v.atLevel(s.Pos, ir.ThreadLevel, "a shuffle")
+	if s.Mode < ir.ShuffleIdx || s.Mode > ir.ShuffleXor {
+		v.errorf(s.Pos, "unknown shuffle mode %d", s.Mode)
+	}
+	t, ok := v.expr(s.Value, s.Pos)
+	if ok && !t.IsNumeric() {
+		v.errorf(s.Pos, "shuffle of a %v value; shuffles move numbers", t)
+	}
+	if lt, ok := v.expr(s.Lane, s.Pos); ok && lt != ir.Uint32 {
+		v.errorf(s.Pos, "shuffle lane has type %v; it must be uint32", lt)
+	}
+	if s.Result == nil {
+		v.errorf(s.Pos, "shuffle has no result variable")
+	} else if ok {
+		v.result(s.Result, t, s.Pos, "shuffle")
+	}
+	v.wholeWarp(s.Pos, "shuffle")
+}
+
+func (v *verifier) ballot(s *ir.Ballot) {
+	v.atLevel(s.Pos, ir.ThreadLevel, "a ballot")
+	if t, ok := v.expr(s.Pred, s.Pos); ok && t != ir.Bool {
+		v.errorf(s.Pos, "ballot predicate has type %v; it must be bool", t)
+	}
+	if s.Result == nil {
+		v.errorf(s.Pos, "ballot has no result variable")
+	} else {
+		v.result(s.Result, ir.Uint32, s.Pos, "ballot")
+	}
+	v.wholeWarp(s.Pos, "ballot")
+}
+
+// wholeWarp checks that every lane of the warp reaches a shuffle or ballot.
+func (v *verifier) wholeWarp(pos ir.Pos, what string) {
+	w := v.warp
+	switch {
+	case v.level != ir.ThreadLevel:
+	case !w.complete:
+		v.errorf(pos, "a %s needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of count 32 or a "+
+			"BlockThreads ForAll of count %d (the block size)", what, v.k.Threads)
+	case w.branched:
+		v.errorf(pos, "a %s needs all 32 lanes of a warp, but here it is under an if or a loop whose "+
+			"condition may differ between lanes", what)
+	case v.divergent > 0:
+		v.errorf(pos, "a %s needs all 32 lanes of a warp, but here it is under a thread-dependent condition "+
+			"outside its ForAll", what)
+	}
+}

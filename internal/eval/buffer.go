@@ -1,0 +1,62 @@
+package eval
+
+import (
+	"encoding/binary"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// Buffer is global memory for one array argument: Len() elements of type
+// Elem, little-endian, Elem.Size() bytes each (bool: 1 byte, 0 or 1). A view
+// of part of another buffer is a Buffer whose Data is a sub-slice.
+type Buffer struct {
+	Elem ir.Type
+	Data []byte
+}
+
+// NewBuffer returns a zeroed buffer of n elements of type t.
+func NewBuffer(t ir.Type, n int) *Buffer {
+	return &Buffer{Elem: t, Data: make([]byte, n*t.Size())}
+}
+
+// Len returns the number of elements of the buffer.
+func (b *Buffer) Len() int {
+	if b.Elem.Size() == 0 {
+		return 0
+	}
+	return len(b.Data) / b.Elem.Size()
+}
+
+// Get returns element i. Like a slice index, i must be in [0, Len()).
+func (b *Buffer) Get(i int) ir.Value {
+	return ir.Value{T: b.Elem, Bits: loadBits(b.Data, b.Elem.Size(), i)}
+}
+
+// Set stores v as element i, taking v's bits as bits of b.Elem (v.T should be
+// b.Elem). Like a slice index, i must be in [0, Len()).
+func (b *Buffer) Set(i int, v ir.Value) {
+	storeBits(b.Data, b.Elem.Size(), i, v.Bits)
+}
+
+// loadBits reads element i of size bytes from data.
+func loadBits(data []byte, size, i int) uint64 {
+	switch size {
+	case 1:
+		return boolBits(data[i] != 0)
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(data[4*i:]))
+	}
+	return binary.LittleEndian.Uint64(data[8*i:])
+}
+
+// storeBits writes v as element i of size bytes to data.
+func storeBits(data []byte, size, i int, v uint64) {
+	switch size {
+	case 1:
+		data[i] = byte(boolBits(v&1 != 0))
+	case 4:
+		binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(data[8*i:], v)
+	}
+}

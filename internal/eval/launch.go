@@ -1,0 +1,176 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// Arg is one kernel argument, in the order of Kernel.Params: Buffer for an
+// array parameter (its length is the array length the kernel sees), Scalar
+// for a scalar parameter.
+type Arg struct {
+	Buffer *Buffer
+	Scalar ir.Value
+}
+
+// Config is the grid of a launch; threads per block is the kernel's Threads.
+type Config struct {
+	Blocks int
+}
+
+// Launch runs the kernel for cfg.Blocks blocks of k.Threads threads. It
+// checks the arguments against k.Params first. It returns nil, or an error
+// describing the first problems found (an errors.Join of *ir.Error, each at
+// the user's Go line of the offending statement): faults, out-of-bounds
+// accesses, data races, barriers reached by only some threads, reads of
+// unwritten shared memory or undeclared variables. A launch stops at the
+// first fault and after a few problems.
+func Launch(k *ir.Kernel, cfg Config, args []Arg) (err error) {
+	if k == nil {
+		return fmt.Errorf("eval: launch of a nil kernel")
+	}
+	defer recoverInternal(k, &err)
+	switch {
+	case k.Threads < 1 || k.Threads > maxThreadsPerBlk:
+		return ir.Errorf(k.Pos, "kernel %s has %d threads per block, want 1 to %d", k.Name, k.Threads, maxThreadsPerBlk)
+	case cfg.Blocks < 1 || cfg.Blocks > math.MaxInt32:
+		return ir.Errorf(k.Pos, "launch of kernel %s with %d blocks", k.Name, cfg.Blocks)
+	}
+	c := newCompiler(k, kernelMode)
+	c.computeTaints(k.Body)
+	c.prog.body = c.stmts(k.Body, &scope{level: ir.GridLevel, pos: k.Pos})
+	if err := c.err(); err != nil {
+		return err
+	}
+	if c.prog.usesWarps && k.Threads%warpSize != 0 {
+		return ir.Errorf(k.Pos, "kernel %s works on warps but has %d threads per block, not a multiple of %d",
+			k.Name, k.Threads, warpSize)
+	}
+	m := newMachine(c.prog, cfg.Blocks, k.Threads)
+	if err := m.bind(args); err != nil {
+		return err
+	}
+	m.run()
+	return m.err()
+}
+
+// recoverInternal turns a panic of the interpreter into an error.
+func recoverInternal(k *ir.Kernel, err *error) {
+	if r := recover(); r != nil {
+		*err = ir.Errorf(k.Pos, "internal error of the evaluator on kernel %s: %v", k.Name, r)
+	}
+}
+
+// run runs the kernel body once per block.
+func (m *machine) run() {
+	for b := 0; b < m.blocks && !m.stop; b++ {
+		m.block, m.warpBase, m.mask = b, 0, 1
+		clear(m.uniformDef)
+		for _, p := range m.prog.params {
+			if p.uniform >= 0 {
+				m.uniformDef[p.uniform] = true
+			}
+		}
+		for _, mem := range m.mems {
+			if mem.array.Space == ir.Shared {
+				clear(mem.data)
+			}
+		}
+		m.prog.body(m)
+	}
+}
+
+// bind checks args against the kernel's parameters and sets up the
+// memories and scalar parameters of the machine.
+func (m *machine) bind(args []Arg) error {
+	p := m.prog
+	k := p.kernel
+	if len(args) != len(k.Params) {
+		return ir.Errorf(k.Pos, "kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(args))
+	}
+	m.mems = make([]*memory, len(p.arrays))
+	for i, param := range k.Params {
+		a, slot := args[i], p.params[i]
+		if param.Array != nil {
+			arr := param.Array
+			switch {
+			case a.Buffer == nil:
+				return ir.Errorf(k.Pos, "argument %d (%s) of kernel %s must be a buffer of %v", i, arr.Name, k.Name, arr.Elem)
+			case a.Buffer.Elem != arr.Elem:
+				return ir.Errorf(k.Pos, "argument %d (%s) of kernel %s is a buffer of %v, want %v", i, arr.Name, k.Name,
+					a.Buffer.Elem, arr.Elem)
+			case a.Buffer.Len() > math.MaxUint32:
+				return ir.Errorf(k.Pos, "argument %d (%s) of kernel %s has %d elements, more than a uint32 length",
+					i, arr.Name, k.Name, a.Buffer.Len())
+			}
+			n := a.Buffer.Len()
+			mem := &memory{array: arr, elem: arr.Elem.Size(), data: a.Buffer.Data[:n*arr.Elem.Size()], n: n}
+			if p.written[slot.memory] {
+				mem.shadow = newShadowMemory(n, false)
+			}
+			m.mems[slot.memory] = mem
+			continue
+		}
+		v := param.Scalar
+		if a.Buffer != nil || a.Scalar.T != v.T {
+			return ir.Errorf(k.Pos, "argument %d (%s) of kernel %s must be a %v scalar", i, v.Name, k.Name, v.T)
+		}
+		m.uniform[slot.uniform] = a.Scalar.Bits & widthMask(v.T)
+		m.uniformDef[slot.uniform] = true
+	}
+	for i, arr := range p.arrays {
+		if arr.Space != ir.Shared {
+			continue
+		}
+		if arr.Size < 0 || !arr.Elem.Valid() {
+			return ir.Errorf(arr.Pos, "shared array %s of %d elements of %v", arr.Name, arr.Size, arr.Elem)
+		}
+		m.mems[i] = &memory{array: arr, elem: arr.Elem.Size(), data: make([]byte, arr.Bytes()), n: arr.Size,
+			shadow: newShadowMemory(arr.Size, true)}
+	}
+	return nil
+}
+
+// HostExpr evaluates an expression over constants, scalar parameters and
+// lengths of array parameters of k (such as k.Blocks) for the given
+// arguments.
+func HostExpr(k *ir.Kernel, e ir.Expr, args []Arg) (v ir.Value, err error) {
+	if k == nil {
+		return ir.Value{}, fmt.Errorf("eval: host expression of a nil kernel")
+	}
+	defer recoverInternal(k, &err)
+	c := newCompiler(k, hostMode)
+	fn, t := c.expr(e, &scope{level: ir.GridLevel, pos: k.Pos})
+	if err := c.err(); err != nil {
+		return ir.Value{}, err
+	}
+	m := newMachine(c.prog, 1, 1)
+	if err := m.bind(args); err != nil {
+		return ir.Value{}, err
+	}
+	return m.value(fn, t)
+}
+
+// Expr evaluates a closed expression: constants and operators only, no
+// variables, loads, lengths or hardware indices.
+func Expr(e ir.Expr) (v ir.Value, err error) {
+	defer recoverInternal(&ir.Kernel{Name: "(expression)"}, &err)
+	c := newCompiler(nil, closedMode)
+	fn, t := c.expr(e, &scope{level: ir.GridLevel})
+	if err := c.err(); err != nil {
+		return ir.Value{}, err
+	}
+	return newMachine(c.prog, 1, 1).value(fn, t)
+}
+
+// value evaluates a uniform expression of type t.
+func (m *machine) value(fn exprFn, t ir.Type) (ir.Value, error) {
+	var out vec
+	fn(m, &out)
+	if err := m.err(); err != nil {
+		return ir.Value{}, err
+	}
+	return ir.Value{T: t, Bits: out[0]}, nil
+}

@@ -1,0 +1,110 @@
+package eval
+
+import (
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// warpStmt checks what a shuffle or ballot needs: thread-level code and a
+// result variable of type t.
+func (c *compiler) warpStmt(result *ir.Var, t ir.Type, sc *scope, what string) (func(*machine, uint32, *vec), bool) {
+	if sc.level != ir.ThreadLevel {
+		c.errorf(sc.pos, "%s outside thread-level code", what)
+		return nil, false
+	}
+	slot, lane, ok := c.target(result, t, sc)
+	if !ok {
+		return nil, false
+	}
+	return setter(slot, lane), true
+}
+
+// wholeWarp reports whether all lanes of the warp are active, as a shuffle
+// or ballot over the full mask needs.
+func wholeWarp(m *machine, pos ir.Pos, what string) bool {
+	if m.mask != fullMask {
+		m.report(true, pos, "inactive", "%s executed with inactive lanes (active mask %#08x): all 32 lanes of the "+
+			"warp must take part", what, m.mask)
+		return false
+	}
+	return true
+}
+
+// shuffleSource returns the lane whose value lane l receives, given the
+// lane operand x of type t; ok is false when the operand selects a lane
+// outside the warp.
+func shuffleSource(mode ir.ShuffleMode, l int, t ir.Type, x uint64) (src int, ok bool) {
+	d := signExtend(t, x)
+	if t.IsUnsigned() && x >= warpSize {
+		d = warpSize
+	}
+	switch mode {
+	case ir.ShuffleIdx:
+		return int(d), d >= 0 && d < warpSize
+	case ir.ShuffleXor:
+		return l ^ int(d), d >= 0 && d < warpSize
+	case ir.ShuffleUp:
+		if d < 0 || int64(l)-d < 0 {
+			return l, true
+		}
+		return l - int(d), true
+	}
+	if d < 0 || int64(l)+d >= warpSize {
+		return l, true
+	}
+	return l + int(d), true
+}
+
+func (c *compiler) shuffle(s *ir.Shuffle, sc *scope) stmtFn {
+	value, tv := c.expr(s.Value, sc)
+	lane, tl := c.expr(s.Lane, sc)
+	if tv == ir.NoType || tl == ir.NoType {
+		return nil
+	}
+	if !tl.IsInteger() || s.Mode < ir.ShuffleIdx || s.Mode > ir.ShuffleXor {
+		c.errorf(sc.pos, "shuffle of mode %d with a lane operand of type %v", s.Mode, tl)
+		return nil
+	}
+	set, ok := c.warpStmt(s.Result, tv, sc, "shuffle")
+	if !ok {
+		return nil
+	}
+	pos, mode := sc.pos, s.Mode
+	return func(m *machine) {
+		var vv, lv, res vec
+		value(m, &vv)
+		lane(m, &lv)
+		if m.stop || !wholeWarp(m, pos, "shuffle") {
+			return
+		}
+		for l := range res {
+			src, ok := shuffleSource(mode, l, tl, lv[l])
+			if !ok {
+				m.report(true, pos, "lane", "shuffle in lane %d selects lane %s, outside the warp", l,
+					ir.Value{T: tl, Bits: lv[l]})
+				return
+			}
+			res[l] = vv[src]
+		}
+		set(m, fullMask, &res)
+	}
+}
+
+func (c *compiler) ballot(s *ir.Ballot, sc *scope) stmtFn {
+	pred, ok := c.cond(s.Pred, sc)
+	if !ok {
+		return nil
+	}
+	set, ok := c.warpStmt(s.Result, ir.Uint32, sc, "ballot")
+	if !ok {
+		return nil
+	}
+	pos := sc.pos
+	return func(m *machine) {
+		var pv, res vec
+		if pred(m, &pv); m.stop || !wholeWarp(m, pos, "ballot") {
+			return
+		}
+		broadcast(&res, uint64(lanesHolding(&pv)))
+		set(m, fullMask, &res)
+	}
+}

@@ -1,0 +1,202 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/obsidian-go/obsidian/codegen"
+	"github.com/obsidian-go/obsidian/internal/eval"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// CPUMaxSharedBytes is the shared memory per block the CPU device allows: as
+// much as current NVIDIA GPUs let a kernel opt in to, so that kernels sized
+// for them run unchanged.
+const CPUMaxSharedBytes = 227 << 10
+
+// cpuDevice runs kernels with the IR evaluator. Launches are synchronous.
+type cpuDevice struct {
+	id     int64
+	closed atomic.Bool
+}
+
+var cpuDevices atomic.Int64
+
+// CPU returns a new CPU device: kernels are interpreted by the evaluator,
+// which checks every launch for data races, divergent barriers and
+// out-of-bounds accesses and reports them, with the Go line that built the
+// offending statement, as the launch's error.
+func CPU() Device { return &cpuDevice{id: cpuDevices.Add(1)} }
+
+// Name implements Device.
+func (d *cpuDevice) Name() string { return fmt.Sprintf("CPU evaluator %d", d.id) }
+
+// Alloc implements Device.
+func (d *cpuDevice) Alloc(t ir.Type, n int) (*Mem, error) {
+	if err := checkAlloc(t, n); err != nil {
+		return nil, err
+	}
+	if d.closed.Load() {
+		return nil, errCPUClosed
+	}
+	return newMem(d, t, n, &cpuStorage{buf: eval.NewBuffer(t, n)}), nil
+}
+
+var errCPUClosed = errors.New("the CPU device has been closed")
+
+// cpuFunction is a kernel verified and kept as IR.
+type cpuFunction struct {
+	device *cpuDevice
+	kernel *ir.Kernel
+	sig    Signature
+}
+
+// Name implements Function.
+func (f *cpuFunction) Name() string { return f.kernel.Name }
+
+// Signature implements Function.
+func (f *cpuFunction) Signature() Signature { return f.sig }
+
+// Threads implements Function.
+func (f *cpuFunction) Threads() int { return f.kernel.Threads }
+
+// SharedBytes implements Function.
+func (f *cpuFunction) SharedBytes() int { return f.kernel.SharedBytes }
+
+// Load implements Device: k goes through codegen's passes (verify,
+// simplify, shared-memory layout) as it would for a GPU.
+func (d *cpuDevice) Load(k *ir.Kernel) (Function, error) {
+	if d.closed.Load() {
+		return nil, errCPUClosed
+	}
+	compiled, err := codegen.Compile(k, codegen.Target{MaxSharedBytes: CPUMaxSharedBytes})
+	if err != nil {
+		return nil, err
+	}
+	return &cpuFunction{device: d, kernel: compiled, sig: SignatureOf(compiled)}, nil
+}
+
+// Launch implements Device. It returns when the kernel has run.
+func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
+	if d.closed.Load() {
+		return errCPUClosed
+	}
+	cf, ok := f.(*cpuFunction)
+	if !ok || cf.device != d {
+		return fmt.Errorf("launching kernel %s on %s: it was not loaded there", f.Name(), d.Name())
+	}
+	if s, ok := cfg.Stream.(*cpuStream); cfg.Stream != nil && (!ok || s.device != d) {
+		return fmt.Errorf("launching kernel %s on %s: the stream is not one of its streams", cf.Name(), d.Name())
+	}
+	bound, err := cf.sig.bind(cf.Name(), d, args)
+	if err != nil {
+		return err
+	}
+	blocks, err := gridSize(cf.Name(), cf.kernel, cfg, bound)
+	if err != nil {
+		return err
+	}
+	release, err := hold(bound)
+	if err != nil {
+		return fmt.Errorf("launching kernel %s: %w", cf.Name(), err)
+	}
+	defer release()
+	evalArgs := make([]eval.Arg, len(bound))
+	for i, a := range bound {
+		if a.mem == nil {
+			evalArgs[i] = eval.Arg{Scalar: a.value}
+			continue
+		}
+		data := a.mem.store.(*cpuStorage).buf.Data
+		size := a.mem.elem.Size()
+		evalArgs[i] = eval.Arg{Buffer: &eval.Buffer{Elem: a.mem.elem, Data: data[a.off*size : (a.off+a.n)*size]}}
+	}
+	if err := eval.Launch(cf.kernel, eval.Config{Blocks: blocks}, evalArgs); err != nil {
+		return fmt.Errorf("launching kernel %s on %s: %w", cf.Name(), d.Name(), err)
+	}
+	return nil
+}
+
+// Synchronize implements Device; CPU launches are synchronous.
+func (d *cpuDevice) Synchronize() error { return nil }
+
+// Close implements Device.
+func (d *cpuDevice) Close() error {
+	if d.closed.Swap(true) {
+		return errCPUClosed
+	}
+	return nil
+}
+
+// cpuStorage is host memory holding an evaluator buffer.
+type cpuStorage struct{ buf *eval.Buffer }
+
+func (s *cpuStorage) write(off int, src []byte) error {
+	copy(s.buf.Data[off:], src)
+	return nil
+}
+
+func (s *cpuStorage) read(off int, dst []byte) error {
+	copy(dst, s.buf.Data[off:])
+	return nil
+}
+
+func (s *cpuStorage) fill(off, size int, elem []byte) error {
+	for i := off; i < off+size; i += len(elem) {
+		copy(s.buf.Data[i:], elem)
+	}
+	return nil
+}
+
+func (s *cpuStorage) release() error { return nil }
+
+// cpuStream is a stream of the CPU device: launches run as they are made,
+// so there is never anything to wait for.
+type cpuStream struct{ device *cpuDevice }
+
+// NewStream implements Device.
+func (d *cpuDevice) NewStream() (Stream, error) { return &cpuStream{device: d}, nil }
+
+// Synchronize implements Stream.
+func (s *cpuStream) Synchronize() error { return nil }
+
+// Close implements Stream.
+func (s *cpuStream) Close() error { return nil }
+
+// cpuEvent records the wall-clock time.
+type cpuEvent struct {
+	device *cpuDevice
+	at     atomic.Int64 // Unix nanoseconds when recorded; 0 before
+}
+
+// NewEvent implements Device.
+func (d *cpuDevice) NewEvent() (Event, error) { return &cpuEvent{device: d}, nil }
+
+// Record implements Event.
+func (e *cpuEvent) Record(s Stream) error {
+	if cs, ok := s.(*cpuStream); s != nil && (!ok || cs.device != e.device) {
+		return fmt.Errorf("recording an event of %s on a stream of another device", e.device.Name())
+	}
+	e.at.Store(time.Now().UnixNano())
+	return nil
+}
+
+// Synchronize implements Event.
+func (e *cpuEvent) Synchronize() error { return nil }
+
+// Since implements Event.
+func (e *cpuEvent) Since(start Event) (time.Duration, error) {
+	s, ok := start.(*cpuEvent)
+	if !ok || s.device != e.device {
+		return 0, errors.New("timing events of different devices")
+	}
+	if s.at.Load() == 0 || e.at.Load() == 0 {
+		return 0, errors.New("timing events that have not been recorded")
+	}
+	return time.Duration(e.at.Load() - s.at.Load()), nil
+}
+
+// Close implements Event.
+func (e *cpuEvent) Close() error { return nil }

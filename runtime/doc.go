@@ -1,0 +1,42 @@
+// Package runtime runs kernels: on an NVIDIA GPU through the CUDA driver and
+// NVRTC, and on the CPU through the IR evaluator, behind one host API.
+//
+// The CUDA driver (libcuda) and NVRTC (libnvrtc) are bound when the program
+// runs, with purego, so building needs neither cgo nor the CUDA toolkit.
+// Open binds the driver and takes a GPU's primary context; the first Load
+// binds NVRTC. Every driver and NVRTC failure is returned as an *Error
+// naming the library call, the CUDA error and what was being done; NVRTC
+// compile failures are a *CompileError quoting the offending CUDA lines.
+//
+// A Device allocates memory, loads kernels and launches them:
+//
+//	gpu, err := runtime.Open(0)       // or dev := runtime.CPU()
+//	a, err := runtime.FromSlice(gpu, []float32{1, 2, 3})
+//	f, err := gpu.Load(kernel)        // *ir.Kernel: compiled, cached, loaded
+//	err = gpu.Launch(f, runtime.LaunchConfig{}, a, out)
+//	got, err := out.ToSlice()
+//
+// Launch checks its arguments against the kernel's parameters (count,
+// buffer or scalar, element or scalar type) before anything runs. A buffer
+// argument is a *Buffer[T] or a view of one; a scalar argument is a Go
+// int32, uint32, int64, uint64, float32, float64 or bool of the parameter's
+// type. The grid has LaunchConfig.Blocks blocks, or when that is zero the
+// kernel's Blocks expression evaluated for the arguments.
+//
+// (*GPU).LoadCUDA loads CUDA text printed earlier, as generated launchers
+// embed it, with its Signature; launches of it are checked the same way and
+// must give LaunchConfig.Blocks. Compiler describes the NVRTC found.
+//
+// Compiled kernels are cached in memory and on disk under
+// os.UserCacheDir()/obsidian-go/kernels, keyed by the SHA-256 of the CUDA
+// text, the NVRTC options, the GPU architecture and the NVRTC version; the
+// environment variable OBSIDIAN_CACHE=off turns the disk cache off, as does
+// (*GPU).SetCacheDir(""). Several processes may share the disk cache;
+// (*GPU).CacheStats counts compiles, memory hits and disk hits.
+//
+// The CPU device (CPU) interprets the same kernels with the evaluator, which
+// checks every launch for data races, divergent barriers and out-of-bounds
+// accesses, so a host pipeline can be debugged on the CPU and run unchanged
+// on a GPU. Host data is copied as little-endian bytes: the package assumes
+// a little-endian host, as every platform CUDA supports is.
+package runtime

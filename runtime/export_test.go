@@ -1,0 +1,34 @@
+package runtime
+
+// Internals the external tests check directly.
+var (
+	NVRTCCandidates = nvrtcCandidates
+	CompareVersions = compareVersions
+	WithLengths     = withLengths
+)
+
+// TargetFor returns the --gpu-architecture value targetFor chooses and whether it
+// is a CUBIN.
+func TargetFor(sm int, supported []int) (string, bool, error) {
+	t, err := targetFor(sm, supported)
+	return t.arch, t.cubin, err
+}
+
+// KeyOf returns the cache key of a compile.
+func KeyOf(src string, options []string, arch, nvrtcVersion string) [32]byte {
+	return keyOf(src, options, arch, nvrtcVersion)
+}
+
+// DiskCache is a disk cache in dir, for tests of its reads and writes.
+type DiskCache struct{ c *kernelCache }
+
+// NewDiskCache returns a disk cache in dir.
+func NewDiskCache(dir string) DiskCache {
+	return DiskCache{&kernelCache{dir: dir, modules: map[cacheKey]uintptr{}}}
+}
+
+// Write stores image under key.
+func (d DiskCache) Write(key [32]byte, image []byte) { d.c.writeDisk(key, ".cubin", image) }
+
+// Read returns the image stored under key, or nil.
+func (d DiskCache) Read(key [32]byte) []byte { return d.c.readDisk(key, ".cubin") }

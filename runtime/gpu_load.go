@@ -1,0 +1,147 @@
+package runtime
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/obsidian-go/obsidian/codegen"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// gpuFunction is a kernel loaded on a GPU.
+type gpuFunction struct {
+	gpu     *GPU
+	fn      uintptr // CUfunction
+	name    string
+	sig     Signature
+	threads int
+	shared  int
+	kernel  *ir.Kernel // the compiled IR, for the grid size; nil for CUDA text
+}
+
+// Name implements Function.
+func (f *gpuFunction) Name() string { return f.name }
+
+// Signature implements Function.
+func (f *gpuFunction) Signature() Signature { return f.sig }
+
+// Threads implements Function.
+func (f *gpuFunction) Threads() int { return f.threads }
+
+// SharedBytes implements Function.
+func (f *gpuFunction) SharedBytes() int { return f.shared }
+
+// Load compiles k for the GPU (codegen, then NVRTC, both cached) and loads
+// it. A CUDA compile failure is a *CompileError.
+func (g *GPU) Load(k *ir.Kernel) (Function, error) {
+	compiled, err := codegen.Compile(k, codegen.Target{MaxSharedBytes: g.props.SharedPerBlockOptIn})
+	if err != nil {
+		return nil, err
+	}
+	src := codegen.Print(compiled)
+	f, err := g.load(src, compiled.Name, SignatureOf(compiled), compiled.SharedBytes, compiled.Threads, compiled.Pos)
+	if err != nil {
+		return nil, err
+	}
+	f.kernel = compiled
+	return f, nil
+}
+
+// LoadCUDA loads a kernel from CUDA text printed earlier (as generated
+// launchers embed it): src defines `extern "C" __global__ void
+// kernelName(...)` taking sig's parameters, and launches use threads threads
+// and sharedBytes bytes of dynamic shared memory per block. Launches of the
+// returned function must set LaunchConfig.Blocks.
+func (g *GPU) LoadCUDA(src, kernelName string, sig Signature, sharedBytes, threads int) (Function, error) {
+	if err := sig.validate(); err != nil {
+		return nil, fmt.Errorf("loading kernel %s: %w", kernelName, err)
+	}
+	return g.load(src, kernelName, sig, sharedBytes, threads, ir.Pos{})
+}
+
+func (g *GPU) load(src, name string, sig Signature, shared, threads int, pos ir.Pos) (*gpuFunction, error) {
+	if threads < 1 || threads > g.props.MaxThreadsPerBlock {
+		return nil, fmt.Errorf("loading kernel %s: %d threads per block; %s takes 1 to %d", name, threads, g.Name(), g.props.MaxThreadsPerBlock)
+	}
+	if shared < 0 || shared > g.props.SharedPerBlockOptIn {
+		return nil, fmt.Errorf("loading kernel %s: %d bytes of shared memory per block; %s has at most %d", name, shared, g.Name(), g.props.SharedPerBlockOptIn)
+	}
+	module, err := g.module(src, name, pos)
+	if err != nil {
+		return nil, err
+	}
+	f := &gpuFunction{gpu: g, name: name, sig: sig, threads: threads, shared: shared}
+	err = g.with(func() error {
+		if err := g.drv.moduleGetFunction.call(uintptr(unsafe.Pointer(&f.fn)), module, uintptr(unsafe.Pointer(cString(name)))).errf("finding kernel %s in its module", name); err != nil {
+			return err
+		}
+		if shared <= defaultSharedLimit {
+			return nil
+		}
+		return g.drv.funcSetAttribute.call(f.fn, funcAttrMaxDynamicSharedSize, uintptr(shared)).errf("allowing kernel %s %d bytes of shared memory", name, shared)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// module returns the loaded module of src: from memory, from the disk cache
+// or compiled by NVRTC.
+func (g *GPU) module(src, name string, pos ir.Pos) (uintptr, error) {
+	nv, err := loadNVRTC()
+	if err != nil {
+		return 0, fmt.Errorf("compiling kernel %s: %w", name, err)
+	}
+	target, err := targetFor(10*g.props.Major+g.props.Minor, nv.archs)
+	if err != nil {
+		return 0, fmt.Errorf("compiling kernel %s: %w", name, err)
+	}
+	// No fused multiply-add: every float operation rounds on its own, as in
+	// the CPU evaluator, so the two devices agree bit for bit.
+	options := []string{"--gpu-architecture=" + target.arch, "--std=c++17", "--fmad=false"}
+	key := keyOf(src, options, target.arch, nv.versionString())
+	ext := ".ptx"
+	if target.cubin {
+		ext = ".cubin"
+	}
+	c := g.cache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.modules[key]; ok {
+		c.memoryHits.Add(1)
+		return m, nil
+	}
+	if image := c.readDisk(key, ext); image != nil {
+		if m, err := g.loadImage(image, name); err == nil {
+			c.diskHits.Add(1)
+			c.modules[key] = m
+			return m, nil
+		}
+	}
+	image, log, failed, err := nv.compile(src, name+".cu", target, options)
+	if err != nil {
+		return 0, err
+	}
+	if failed {
+		return 0, &CompileError{Kernel: name, Pos: pos, Arch: target.arch, NVRTC: nv.versionString(), Log: log, Source: src}
+	}
+	c.compiles.Add(1)
+	m, err := g.loadImage(image, name)
+	if err != nil {
+		return 0, err
+	}
+	c.writeDisk(key, ext, image)
+	c.modules[key] = m
+	return m, nil
+}
+
+// loadImage loads a CUBIN or PTX image as a module.
+func (g *GPU) loadImage(image []byte, name string) (uintptr, error) {
+	data := append(append([]byte(nil), image...), 0) // PTX must end in NUL
+	var m uintptr
+	err := g.with(func() error {
+		return g.drv.moduleLoadData.call(uintptr(unsafe.Pointer(&m)), uintptr(unsafe.Pointer(&data[0]))).errf("loading the compiled kernel %s", name)
+	})
+	return m, err
+}

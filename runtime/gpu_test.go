@@ -1,0 +1,387 @@
+package runtime_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/obsidian-go/obsidian/codegen"
+	"github.com/obsidian-go/obsidian/internal/eval"
+	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+func TestGPUProperties(t *testing.T) {
+	g := gpuForTest(t)
+	p := must(g.Properties())(t)
+	t.Logf("%s: compute %d.%d, %d SMs, %d threads/block, shared %d (opt-in %d) bytes/block, memory %d/%d MiB free, driver %d",
+		g.Name(), p.Major, p.Minor, p.Multiprocessors, p.MaxThreadsPerBlock, p.SharedPerBlock, p.SharedPerBlockOptIn,
+		p.FreeMemory>>20, p.TotalMemory>>20, p.DriverVersion)
+	c, err := runtime.Compiler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("NVRTC %s from %s, CUBIN architectures %v", c.Version, c.Path, c.Archs)
+	if p.Name == "" || p.Major < 3 || p.Multiprocessors < 1 || p.MaxThreadsPerBlock < 256 ||
+		p.SharedPerBlock < 16<<10 || p.SharedPerBlockOptIn < p.SharedPerBlock ||
+		p.TotalMemory == 0 || p.FreeMemory == 0 || p.FreeMemory > p.TotalMemory {
+		t.Errorf("implausible properties %+v", p)
+	}
+}
+
+// evalLaunch runs k with the evaluator on copies of the given host arrays
+// (in parameter order, with scalars) and returns the output arrays' bytes.
+func evalLaunch(t *testing.T, k *ir.Kernel, args ...any) [][]byte {
+	t.Helper()
+	compiled := must(codegen.Compile(k, codegen.Target{MaxSharedBytes: runtime.CPUMaxSharedBytes}))(t)
+	evalArgs := make([]eval.Arg, len(args))
+	var outs [][]byte
+	for i, a := range args {
+		switch a := a.(type) {
+		case []float32:
+			evalArgs[i] = eval.Arg{Buffer: bufferOf(ir.Float32, a)}
+		case []uint32:
+			evalArgs[i] = eval.Arg{Buffer: bufferOf(ir.Uint32, a)}
+		case []int64:
+			evalArgs[i] = eval.Arg{Buffer: bufferOf(ir.Int64, a)}
+		default:
+			v, ok := scalarOf(a)
+			if !ok {
+				t.Fatalf("argument %d: unsupported %T", i, a)
+			}
+			evalArgs[i] = eval.Arg{Scalar: v}
+		}
+	}
+	blocks := must(eval.HostExpr(compiled, compiled.Blocks, evalArgs))(t)
+	if err := eval.Launch(compiled, eval.Config{Blocks: int(blocks.Int())}, evalArgs); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range compiled.Params {
+		if p.Array != nil && p.Array.Access != ir.Input {
+			outs = append(outs, evalArgs[i].Buffer.Data)
+		}
+	}
+	return outs
+}
+
+func bufferOf[T runtime.Scalar](t ir.Type, s []T) *eval.Buffer {
+	b := eval.NewBuffer(t, len(s))
+	for i, x := range s {
+		v, _ := scalarOf(x)
+		for j := range t.Size() {
+			b.Data[i*t.Size()+j] = byte(v.Bits >> (8 * j))
+		}
+	}
+	return b
+}
+
+func scalarOf(x any) (ir.Value, bool) {
+	switch x := x.(type) {
+	case float32:
+		return ir.FloatValue(ir.Float32, float64(x)), true
+	case uint32:
+		return ir.UintValue(ir.Uint32, uint64(x)), true
+	case int32:
+		return ir.IntValue(ir.Int32, int64(x)), true
+	case int64:
+		return ir.IntValue(ir.Int64, x), true
+	case bool:
+		return ir.BoolValue(x), true
+	}
+	return ir.Value{}, false
+}
+
+// sameBytes compares a GPU result with the evaluator's, element by element.
+func sameBytes[T runtime.Scalar](t *testing.T, what string, got []T, want []byte) {
+	t.Helper()
+	ref := bufferOf(runtime.TypeOf[T](), got).Data
+	size := runtime.TypeOf[T]().Size()
+	if len(ref) != len(want) {
+		t.Fatalf("%s: %d bytes, evaluator %d", what, len(ref), len(want))
+	}
+	for i := 0; i < len(ref); i += size {
+		if string(ref[i:i+size]) != string(want[i:i+size]) {
+			t.Fatalf("%s: element %d is %v on the GPU, evaluator bytes %x", what, i/size, got[i/size], want[i:i+size])
+		}
+	}
+}
+
+func TestGPUMatchesEvaluator(t *testing.T) {
+	g := gpuForTest(t)
+	r := testRand(t)
+	const n = 100003
+	a, b := randomFloats(r, n), randomFloats(r, n)
+	in := randomUints(r, n)
+
+	vadd := must(g.Load(vectorAdd()))(t)
+	out := must(runtime.Alloc[float32](g, n))(t)
+	if err := g.Launch(vadd, runtime.LaunchConfig{}, must(runtime.FromSlice(g, a))(t), must(runtime.FromSlice(g, b))(t), out); err != nil {
+		t.Fatal(err)
+	}
+	sameBytes(t, "vadd", must(out.ToSlice())(t), evalLaunch(t, vectorAdd(), a, b, make([]float32, n))[0])
+
+	rev := must(g.Load(reverseBlocks()))(t)
+	rout := must(runtime.Alloc[uint32](g, n))(t)
+	if err := g.Launch(rev, runtime.LaunchConfig{}, must(runtime.FromSlice(g, in))(t), rout); err != nil {
+		t.Fatal(err)
+	}
+	sameBytes(t, "reverse", must(rout.ToSlice())(t), evalLaunch(t, reverseBlocks(), in, make([]uint32, n))[0])
+
+	mix := must(g.Load(mixScalars()))(t)
+	mout := must(runtime.Alloc[int64](g, 1000))(t)
+	for _, flag := range []bool{true, false} {
+		x, y := int64(r.Uint64()), int32(r.Uint32())
+		if err := g.Launch(mix, runtime.LaunchConfig{}, mout, x, flag, y); err != nil {
+			t.Fatal(err)
+		}
+		sameBytes(t, fmt.Sprintf("mix flag=%v", flag), must(mout.ToSlice())(t), evalLaunch(t, mixScalars(), make([]int64, 1000), x, flag, y)[0])
+	}
+}
+
+func TestGPUConcurrentLaunches(t *testing.T) {
+	g := gpuForTest(t)
+	f := must(g.Load(vectorAdd()))(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := range 8 {
+		wg.Go(func() {
+			const n = 50000
+			a := make([]float32, n)
+			for i := range a {
+				a[i] = float32(w*n + i)
+			}
+			x, err := runtime.FromSlice(g, a)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer func() { _ = x.Free() }()
+			for round := range 20 {
+				y, err := runtime.Alloc[float32](g, n)
+				if err == nil {
+					err = g.Launch(f, runtime.LaunchConfig{}, x, x, y)
+				}
+				var got []float32
+				if err == nil {
+					got, err = y.ToSlice()
+				}
+				if err != nil {
+					errs <- fmt.Errorf("worker %d round %d: %w", w, round, err)
+					return
+				}
+				for i, v := range got {
+					if v != 2*a[i] {
+						errs <- fmt.Errorf("worker %d round %d: y[%d] = %v, want %v", w, round, i, v, 2*a[i])
+						return
+					}
+				}
+				if err := y.Free(); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestGPUCompileErrorCarriesLog(t *testing.T) {
+	g := gpuForTest(t)
+	src := "extern \"C\" __global__ void broken(unsigned int* out, unsigned int n) {\n" +
+		"  unsigned int i = threadIdx.x\n" +
+		"  if (i < n) out[i] = i;\n" +
+		"}\n"
+	sig := runtime.Signature{{Name: "out", Type: ir.Uint32, Array: true}}
+	_, err := g.LoadCUDA(src, "broken", sig, 0, 64)
+	var ce *runtime.CompileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("loading broken CUDA: %v, want a *CompileError", err)
+	}
+	t.Logf("the error reads:\n%s", err)
+	if !strings.Contains(ce.Log, "broken.cu(") || len(ce.Lines()) == 0 {
+		t.Errorf("log names no line: %q", ce.Log)
+	}
+	if !strings.Contains(err.Error(), "if (i < n) out[i] = i;") {
+		t.Errorf("the message does not quote the offending CUDA line:\n%s", err)
+	}
+}
+
+func TestGPULoadCUDA(t *testing.T) {
+	g := gpuForTest(t)
+	compiled := must(codegen.Compile(vectorAdd(), codegen.Target{MaxSharedBytes: 48 << 10}))(t)
+	f := must(g.LoadCUDA(codegen.Print(compiled), compiled.Name, runtime.SignatureOf(compiled), compiled.SharedBytes, compiled.Threads))(t)
+	x := must(runtime.FromSlice(g, []float32{1, 2, 3}))(t)
+	y := must(runtime.Alloc[float32](g, 3))(t)
+	if err := g.Launch(f, runtime.LaunchConfig{}, x, x, y); err == nil || !strings.Contains(err.Error(), "Blocks must be set") {
+		t.Errorf("launching CUDA text without Blocks: %v", err)
+	}
+	if err := g.Launch(f, runtime.LaunchConfig{Blocks: 1}, x, x, y); err != nil {
+		t.Fatal(err)
+	}
+	if got := must(y.ToSlice())(t); got[0] != 2 || got[1] != 4 || got[2] != 6 {
+		t.Errorf("y = %v", got)
+	}
+	if err := g.Launch(f, runtime.LaunchConfig{Blocks: 1}, x, int32(1), y); err == nil {
+		t.Error("a scalar for an array parameter of a CUDA-text kernel was accepted")
+	}
+}
+
+func TestGPUStreamsAndEvents(t *testing.T) {
+	g := gpuForTest(t)
+	f := must(g.Load(vectorAdd()))(t)
+	s := must(g.NewStream())(t)
+	start, end := must(g.NewEvent())(t), must(g.NewEvent())(t)
+	x := must(runtime.FromSlice(g, make([]float32, 1<<20)))(t)
+	if err := x.Fill(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := start.Record(s); err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		if err := g.Launch(f, runtime.LaunchConfig{Stream: s}, x, x, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := errorsOf(end.Record(s), end.Synchronize(), s.Synchronize()); err != nil {
+		t.Fatal(err)
+	}
+	took := must(end.Since(start))(t)
+	t.Logf("10 in-place doublings of 2^20 floats took %v", took)
+	if took <= 0 || took > 10*time.Second {
+		t.Errorf("implausible time %v", took)
+	}
+	got := must(x.View(12345, 1).ToSlice())(t)
+	if got[0] != 1024 {
+		t.Errorf("x[12345] = %v after 10 doublings, want 1024", got[0])
+	}
+	if err := errorsOf(start.Close(), end.Close(), s.Close()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGPUNoLeakOverManyLaunches(t *testing.T) {
+	g := gpuForTest(t)
+	f := must(g.Load(vectorAdd()))(t)
+	if err := g.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	before, _, err := g.MemInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10000 {
+		x, err := runtime.Alloc[float32](g, 1000+i%7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := must(runtime.Alloc[float32](g, x.Len()))(t)
+		if err := g.Launch(f, runtime.LaunchConfig{}, x, x, y); err != nil {
+			t.Fatal(err)
+		}
+		if err := errorsOf(x.Free(), y.Free()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	after, _, err := g.MemInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("free memory before %d, after %d bytes", before, after)
+	if before > after+4<<20 {
+		t.Errorf("10^4 alloc/launch/free rounds lost %d bytes of device memory", before-after)
+	}
+}
+
+// The disk cache test runs the test binary again as a child process that
+// loads the same kernel from the same cache folder.
+const cacheChildEnv = "OBSIDIAN_TEST_CACHE_CHILD"
+
+func TestGPUDiskCacheAcrossProcesses(t *testing.T) {
+	if os.Getenv(cacheChildEnv) != "" {
+		t.Skip("running as the child of this test")
+	}
+	gpuForTest(t)
+	dir := t.TempDir()
+	g := must(runtime.Open(0))(t)
+	defer func() { _ = g.Close() }()
+	g.SetCacheDir(dir)
+	if _, err := g.Load(reverseBlocks()); err != nil {
+		t.Fatal(err)
+	}
+	if s := g.CacheStats(); s.Compiles != 1 {
+		t.Fatalf("first load: %+v, want one compile", s)
+	}
+	if _, err := g.Load(reverseBlocks()); err != nil {
+		t.Fatal(err)
+	}
+	if s := g.CacheStats(); s.Compiles != 1 || s.MemoryHits != 1 {
+		t.Fatalf("second load: %+v, want a memory hit", s)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestGPUDiskCacheChild$", "-test.v")
+	cmd.Env = append(os.Environ(), cacheChildEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`compiles=(\d+) disk_hits=(\d+) load=(\S+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("child printed no stats:\n%s", out)
+	}
+	t.Logf("child process: %s", m[0])
+	if c, _ := strconv.Atoi(string(m[1])); c != 0 {
+		t.Errorf("the child compiled %d kernels, want 0", c)
+	}
+	if h, _ := strconv.Atoi(string(m[2])); h != 1 {
+		t.Errorf("the child had %d disk hits, want 1", h)
+	}
+}
+
+func TestGPUDiskCacheChild(t *testing.T) {
+	dir := os.Getenv(cacheChildEnv)
+	if dir == "" {
+		t.Skip("run by TestGPUDiskCacheAcrossProcesses")
+	}
+	g := must(runtime.Open(0))(t)
+	defer func() { _ = g.Close() }()
+	g.SetCacheDir(dir)
+	start := time.Now()
+	if _, err := g.Load(reverseBlocks()); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	s := g.CacheStats()
+	fmt.Printf("compiles=%d disk_hits=%d load=%v\n", s.Compiles, s.DiskHits, took)
+}
+
+func TestGPUCloseStopsUse(t *testing.T) {
+	gpuForTest(t)
+	g := must(runtime.Open(0))(t)
+	b := must(runtime.Alloc[uint32](g, 10))(t)
+	if err := b.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runtime.Alloc[uint32](g, 10); err == nil {
+		t.Error("allocating on a closed GPU succeeded")
+	}
+	if err := g.Close(); err == nil {
+		t.Error("closing twice succeeded")
+	}
+}

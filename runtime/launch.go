@@ -1,0 +1,68 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/obsidian-go/obsidian/internal/eval"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// gridSize returns the number of blocks to launch: cfg.Blocks, or when that
+// is zero k's Blocks expression evaluated for args (k nil: a kernel loaded
+// from CUDA text, which must be given the number). The result is clamped to
+// [1, 2^31-1].
+func gridSize(name string, k *ir.Kernel, cfg LaunchConfig, args []boundArg) (int, error) {
+	if cfg.Blocks < 0 {
+		return 0, fmt.Errorf("launching kernel %s: %d blocks", name, cfg.Blocks)
+	}
+	if cfg.Blocks > 0 {
+		return min(cfg.Blocks, maxBlocks), nil
+	}
+	if k == nil {
+		return 0, fmt.Errorf("launching kernel %s: it was loaded from CUDA text, so LaunchConfig.Blocks must be set", name)
+	}
+	if k.Blocks == nil {
+		return 1, nil
+	}
+	lengths := map[*ir.Array]uint32{}
+	evalArgs := make([]eval.Arg, len(args))
+	for i, p := range k.Params {
+		if p.Array != nil {
+			lengths[p.Array] = uint32(args[i].n)
+			evalArgs[i] = eval.Arg{Buffer: &eval.Buffer{Elem: p.Array.Elem}}
+		} else {
+			evalArgs[i] = eval.Arg{Scalar: args[i].value}
+		}
+	}
+	v, err := eval.HostExpr(k, withLengths(k.Blocks, lengths), evalArgs)
+	if err != nil {
+		return 0, fmt.Errorf("launching kernel %s: computing its number of blocks: %w", name, err)
+	}
+	switch {
+	case v.T.IsUnsigned():
+		return int(min(v.Uint(), maxBlocks)), nil
+	case v.Int() < 1:
+		return 1, nil
+	}
+	return int(min(v.Int(), maxBlocks)), nil
+}
+
+// withLengths returns e with the lengths of the arrays in lengths replaced
+// by constants, so that it can be evaluated without the arrays' contents.
+func withLengths(e ir.Expr, lengths map[*ir.Array]uint32) ir.Expr {
+	switch e := e.(type) {
+	case *ir.Len:
+		if n, ok := lengths[e.Array]; ok {
+			return &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(n))}
+		}
+	case *ir.Unary:
+		return &ir.Unary{Op: e.Op, X: withLengths(e.X, lengths)}
+	case *ir.Binary:
+		return &ir.Binary{Op: e.Op, X: withLengths(e.X, lengths), Y: withLengths(e.Y, lengths)}
+	case *ir.Select:
+		return &ir.Select{Cond: withLengths(e.Cond, lengths), Then: withLengths(e.Then, lengths), Else: withLengths(e.Else, lengths)}
+	case *ir.Convert:
+		return &ir.Convert{To: e.To, X: withLengths(e.X, lengths)}
+	}
+	return e
+}

@@ -1,0 +1,110 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"slices"
+	"sync"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// Mem is untyped device memory: n elements of one scalar type on one device.
+// Buffer[T] is the typed handle most code uses; Mem is what a Device
+// allocates. Memory not freed is released when it becomes unreachable, but
+// only Free releases it at a known time.
+type Mem struct {
+	device Device
+	elem   ir.Type
+	n      int
+
+	mu      sync.RWMutex // held for reading while the memory is used
+	store   storage      // nil once freed
+	cleanup goruntime.Cleanup
+}
+
+// storage is the memory behind a Mem on one kind of device. Offsets and
+// sizes are in bytes.
+type storage interface {
+	write(off int, src []byte) error
+	read(off int, dst []byte) error
+	fill(off, size int, elem []byte) error
+	release() error
+}
+
+// errFreed is returned for any use of freed memory.
+var errFreed = errors.New("the buffer has been freed")
+
+func newMem(d Device, t ir.Type, n int, s storage) *Mem {
+	m := &Mem{device: d, elem: t, n: n, store: s}
+	m.cleanup = goruntime.AddCleanup(m, func(s storage) { _ = s.release() }, s)
+	return m
+}
+
+// checkAlloc reports an allocation request no device can satisfy.
+func checkAlloc(t ir.Type, n int) error {
+	if !t.Valid() {
+		return fmt.Errorf("allocating memory of %s: not a scalar type", t)
+	}
+	if n < 0 {
+		return fmt.Errorf("allocating %d elements of %s: negative length", n, t)
+	}
+	return nil
+}
+
+// Device returns the device the memory is on.
+func (m *Mem) Device() Device { return m.device }
+
+// Elem returns the element type.
+func (m *Mem) Elem() ir.Type { return m.elem }
+
+// Len returns the number of elements.
+func (m *Mem) Len() int { return m.n }
+
+// Free releases the memory. Freeing twice is an error.
+func (m *Mem) Free() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.store == nil {
+		return errFreed
+	}
+	m.cleanup.Stop()
+	err := m.store.release()
+	m.store = nil
+	return err
+}
+
+// use runs f with the memory's storage, which stays valid until f returns.
+func (m *Mem) use(f func(s storage) error) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.store == nil {
+		return errFreed
+	}
+	return f(m.store)
+}
+
+// hold keeps the memory of a launch's buffer arguments from being freed
+// until release is called. Each allocation is held once, however many
+// arguments share it. It fails if any has been freed.
+func hold(args []boundArg) (release func(), err error) {
+	var held []*Mem
+	release = func() {
+		for _, m := range held {
+			m.mu.RUnlock()
+		}
+	}
+	for _, a := range args {
+		if a.mem == nil || slices.Contains(held, a.mem) {
+			continue
+		}
+		a.mem.mu.RLock()
+		held = append(held, a.mem)
+		if a.mem.store == nil {
+			release()
+			return nil, errFreed
+		}
+	}
+	return release, nil
+}
