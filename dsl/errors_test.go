@@ -14,7 +14,13 @@ import (
 // "// bad: <name>".
 func markerLine(t *testing.T, name string) int {
 	t.Helper()
-	src, err := os.ReadFile("errors_test.go")
+	return markerLineIn(t, "errors_test.go", name)
+}
+
+// markerLineIn returns the line of file that carries "// bad: <name>".
+func markerLineIn(t *testing.T, file, name string) int {
+	t.Helper()
+	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package sorts_test
 
 import (
+	"errors"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -90,4 +91,31 @@ func firstDiff(a, b []uint32) int {
 		return min(len(a), len(b))
 	}
 	return -1
+}
+
+// TestGPUSanitizerWorkload is the run compute-sanitizer (memcheck,
+// racecheck) checks: counting and occurrence sort of 2^20 keys, and a key
+// past the range.
+func TestGPUSanitizerWorkload(t *testing.T) {
+	g := openGPU(t)
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := rand.New(rand.NewPCG(rand.Uint64(), 5))
+	keys := keysIn(r, 1<<20, 0, 1<<16)
+	want := slices.Sorted(slices.Values(keys))
+	got, err := s.SortRange(keys, 0, 1<<16)
+	if err != nil || firstDiff(got, want) >= 0 {
+		t.Fatalf("counting sort: err %v, first difference at %d", err, firstDiff(got, want))
+	}
+	got, err = s.SortUniqueRange(keys, 0, 1<<16)
+	if err != nil || firstDiff(got, slices.Compact(want)) >= 0 {
+		t.Fatalf("occurrence sort: err %v", err)
+	}
+	keys[12345] = 1 << 16
+	if _, err := s.SortRange(keys, 0, 1<<16); !errors.Is(err, sorts.ErrKeyOutOfRange) {
+		t.Fatalf("key at hi: got %v, want ErrKeyOutOfRange", err)
+	}
 }

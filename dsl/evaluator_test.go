@@ -1,0 +1,156 @@
+package dsl_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/codegen"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/eval"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// launchBad builds k and runs it in the evaluator on n elements of input
+// and output with the given number of blocks, returning the launch error.
+func launchBad(t *testing.T, k *dsl.Kernel, n, blocks int) error {
+	t.Helper()
+	kern, err := k.Build()
+	if err != nil {
+		t.Fatalf("Build rejected a program only the evaluator can catch: %v", err)
+	}
+	in, out := eval.NewBuffer(ir.Uint32, n), eval.NewBuffer(ir.Uint32, n)
+	for i := range n {
+		in.Set(i, ir.UintValue(ir.Uint32, uint64(i*7)))
+	}
+	return eval.Launch(kern, eval.Config{Blocks: blocks}, []eval.Arg{{Buffer: in}, {Buffer: out}})
+}
+
+// TestEvaluatorCatchesWrongPrograms covers the mistakes that only running a
+// kernel shows, each reported at the user's line.
+func TestEvaluatorCatchesWrongPrograms(t *testing.T) {
+	cases := []struct {
+		name   string
+		kernel func() *dsl.Kernel
+		n      int
+		blocks int
+		want   string
+	}{
+		{"missing Compute", func() *dsl.Kernel {
+			// Reverse a shared array in place: each thread reads the
+			// element another thread writes, with no barrier between.
+			return copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+				sh := dsl.Shared[uint32](b, 256)
+				arrays.ComputeInto(b, sh, arrays.Take(dsl.N(256), arrays.FromArray(in)))
+				b.ForAll(dsl.N(256), func(t *dsl.Thread, i dsl.U32) {
+					sh.Store(t, i, sh.At(dsl.N(255).Sub(i))) // bad: missing Compute
+				})
+			})
+		}, 1024, 4, "race"},
+		{"atomic mixed with a plain write", func() *dsl.Kernel {
+			k := dsl.NewKernel("mixed", 256)
+			in := dsl.Input[uint32](k, "input")
+			out := dsl.Output[uint32](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				g.ForAll(in.Len(), func(t *dsl.Thread, i dsl.U32) {
+					out.Atomic(t, dsl.AtomicAdd, dsl.N(0), dsl.N(1))
+					t.If(i.Eq(dsl.N(5)), func(t *dsl.Thread) {
+						out.Store(t, dsl.N(0), dsl.N(0)) // bad: atomic mixed with a plain write
+					})
+				})
+			})
+			return k
+		}, 300, 2, "race"},
+		{"shuffle with a lane outside the warp", func() *dsl.Kernel {
+			return threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				out.Store(t, i, dsl.Shuffle(t, dsl.ShuffleIdx, in.At(i), i.And(dsl.N(63)))) // bad: shuffle with a lane outside the warp
+			})
+		}, 1024, 4, "lane"},
+		{"out-of-bounds write in the last partial block", func() *dsl.Kernel {
+			k := dsl.NewKernel("tail", 256)
+			in := dsl.Input[uint32](k, "input")
+			out := dsl.Output[uint32](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				g.ForAllBlocks(in.Len().Add(dsl.N(255)).Div(dsl.N(256)), func(b *dsl.Block, bid dsl.U32) {
+					b.ForAll(dsl.N(256), func(t *dsl.Thread, i dsl.U32) {
+						out.Store(t, bid.Mul(dsl.N(256)).Add(i), dsl.N(1)) // bad: out-of-bounds write in the last partial block
+					})
+				})
+			})
+			return k
+		}, 1000, 4, "out of bounds"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := launchBad(t, c.kernel(), c.n, c.blocks)
+			if err == nil {
+				t.Fatal("the evaluator found nothing wrong")
+			}
+			where := fmt.Sprintf("evaluator_test.go:%d", markerLineIn(t, "evaluator_test.go", c.name))
+			if !strings.Contains(err.Error(), where) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error does not name %s and say %q:\n%v", where, c.want, err)
+			}
+		})
+	}
+}
+
+// TestPrintedConstructs checks what the DSL's constructs print as.
+func TestPrintedConstructs(t *testing.T) {
+	print := func(t *testing.T, k *dsl.Kernel) string {
+		t.Helper()
+		kern, err := k.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _, err := codegen.CUDA(kern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return src
+	}
+	t.Run("barriers where Compute put them and nowhere else", func(t *testing.T) {
+		k := dsl.NewKernel("twoSteps", 64)
+		in := dsl.Input[uint32](k, "input")
+		out := dsl.Output[uint32](k, "output")
+		k.Body(func(g *dsl.Grid) {
+			g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+				a := arrays.Compute(b, arrays.Take(dsl.N(64), arrays.FromArray(in)))
+				a = arrays.Compute(b, arrays.Reverse(a))
+				arrays.WriteTo(b, out, arrays.ToPush[*dsl.Block](a))
+			})
+		})
+		src := print(t, k)
+		// Two Computes, and the barrier that ends every pass of a block
+		// loop over shared memory.
+		if got := strings.Count(src, "__syncthreads()"); got != 3 {
+			t.Errorf("%d barriers, want 3:\n%s", got, src)
+		}
+	})
+	t.Run("virtualised forAll loops", func(t *testing.T) {
+		src := print(t, copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+			arrays.WriteTo(b, out, arrays.ToPush[*dsl.Block](arrays.Take(dsl.N(1000), arrays.FromArray(in))))
+		}))
+		if !strings.Contains(src, "tid < 1000u; tid += 256") {
+			t.Errorf("no virtualised loop:\n%s", src)
+		}
+	})
+	t.Run("sequential loop and atomics", func(t *testing.T) {
+		src := print(t, threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+			t.For(dsl.N(4), func(t *dsl.Thread, j dsl.U32) { out.Atomic(t, dsl.AtomicMax, i, j) })
+		}))
+		for _, want := range []string{"for (unsigned int k = 0u; k < 4u; k++)", "atomicMax(&output["} {
+			if !strings.Contains(src, want) {
+				t.Errorf("no %q in:\n%s", want, src)
+			}
+		}
+	})
+	t.Run("warp shuffle", func(t *testing.T) {
+		src := print(t, threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+			out.Store(t, i, dsl.Shuffle(t, dsl.ShuffleXor, in.At(i), dsl.N(1)))
+		}))
+		if !strings.Contains(src, "__shfl_xor_sync(0xffffffffu") {
+			t.Errorf("no shuffle:\n%s", src)
+		}
+	})
+}
