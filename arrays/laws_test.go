@@ -270,3 +270,20 @@ func TestCombinatorsAgainstGo(t *testing.T) {
 		})
 	}
 }
+
+// TestMapThreads gives each thread four consecutive elements to reverse
+// sequentially.
+func TestMapThreads(t *testing.T) {
+	in := randomInput(256, 9)
+	got := runBlock(t, func(b *dsl.Block, a arrays.Pull[uint32]) arrays.Pull[uint32] {
+		parts := arrays.SplitUp(4, dsl.N(0), a)
+		return arrays.Force(b, arrays.MapThreads[*dsl.Block](parts, 4, func(t *dsl.Thread, _ dsl.U32, part arrays.Pull[uint32]) arrays.Push[*dsl.Thread, uint32] {
+			return arrays.ToPush[*dsl.Thread](arrays.Reverse(part))
+		}))
+	}, in)
+	for i := range in {
+		if want := in[i/4*4+3-i%4]; got[i] != want {
+			t.Fatalf("out[%d] = %d, want %d", i, got[i], want)
+		}
+	}
+}

@@ -153,9 +153,10 @@ func BinSplit[T dsl.Scalar](n int, f func(Pull[T]) Pull[T], a Pull[T]) Pull[T] {
 	parts := dsl.N(1 << uint(n))
 	m := a.n.Div(parts)
 	return Pull[T]{n: a.n, ix: func(i dsl.U32) dsl.Exp[T] {
-		base := i.Div(m).Mul(m)
+		j := i.Rem(m)
+		base := i.Sub(j)
 		part := Pull[T]{n: m, ix: func(j dsl.U32) dsl.Exp[T] { return a.ix(base.Add(j)) }}
-		return f(part).ix(i.Sub(base))
+		return f(part).ix(j)
 	}}
 }
 

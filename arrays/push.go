@@ -170,3 +170,18 @@ func ComputeInto[T dsl.Scalar](b *dsl.Block, sh dsl.Array[T], a Pull[T]) Pull[T]
 	b.Sync()
 	return Take(a.n, FromArray(sh))
 }
+
+// MapThreads runs f on every array of p sequentially in a (virtual) thread
+// of its own at level P and concatenates the results: thread i's result
+// goes at [i*perThread, (i+1)*perThread). It is how a program gives each
+// thread several elements (with Coalesce, so that neighbouring threads read
+// neighbouring addresses).
+func MapThreads[P dsl.Parallel, T, U dsl.Scalar](p Pulls[T], perThread uint32, f func(t *dsl.Thread, i dsl.U32, part Pull[T]) Push[*dsl.Thread, U]) Push[P, U] {
+	per := dsl.N(perThread)
+	return Push[P, U]{n: p.n.Mul(per), run: func(q P, w Writer[U]) {
+		q.ForAll(p.n, func(t *dsl.Thread, i dsl.U32) {
+			base := i.Mul(per)
+			f(t, i, p.at(i)).run(t, func(t *dsl.Thread, j dsl.U32, v dsl.Exp[U]) { w(t, base.Add(j), v) })
+		})
+	}}
+}
