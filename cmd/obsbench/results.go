@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// csvHeader is the header line of the benchmark's CSV, the baseline's and
+// obsbench's alike.
+const csvHeader = "n,dist,method,median_ms,min_ms,max_ms,runs"
+
+// Method names of the rows.
+const (
+	obsCounting   = "obs_counting"
+	obsOccurrence = "obs_occurrence"
+	cubRadixBits  = "cub_radix_bits"
+	cubRadixFull  = "cub_radix_full"
+	thrustSort    = "thrust_sort"
+	cubSortUnique = "cub_sort_unique"
+	memcpyMethod  = "memcpy"
+)
+
+// methodOrder is the order of the methods in the CSV, the charts' legends
+// and their colours.
+var methodOrder = []string{obsCounting, obsOccurrence, cubRadixBits, cubRadixFull, thrustSort, cubSortUnique, memcpyMethod}
+
+// row is one measurement: a method sorting n keys of one distribution,
+// timed over runs runs.
+type row struct {
+	n                      int
+	dist, method           string
+	medianMS, minMS, maxMS float64
+	runs                   int
+}
+
+// readCSV reads the rows of a CSV with csvHeader's columns.
+func readCSV(r io.Reader) ([]row, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = len(strings.Split(csvHeader, ","))
+	cr.TrimLeadingSpace = true
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, errors.New("the CSV is empty: want the header " + csvHeader)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if got := strings.Join(header, ","); got != csvHeader {
+		return nil, fmt.Errorf("CSV header is %q, want %q", got, csvHeader)
+	}
+	var rows []row
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		line, _ := cr.FieldPos(0)
+		r, err := parseRow(rec)
+		if err != nil {
+			return nil, fmt.Errorf("CSV line %d: %w", line, err)
+		}
+		rows = append(rows, r)
+	}
+}
+
+// parseRow parses one CSV record.
+func parseRow(rec []string) (row, error) {
+	r := row{dist: rec[1], method: rec[2]}
+	var err error
+	if r.n, err = strconv.Atoi(rec[0]); err != nil || r.n < 1 {
+		return row{}, fmt.Errorf("n %q is not a positive integer", rec[0])
+	}
+	if r.dist == "" || r.method == "" {
+		return row{}, errors.New("empty dist or method")
+	}
+	for i, dst := range []*float64{&r.medianMS, &r.minMS, &r.maxMS} {
+		if *dst, err = strconv.ParseFloat(rec[3+i], 64); err != nil || *dst < 0 || math.IsInf(*dst, 0) || math.IsNaN(*dst) {
+			return row{}, fmt.Errorf("time %q is not a finite non-negative number", rec[3+i])
+		}
+	}
+	if r.runs, err = strconv.Atoi(rec[6]); err != nil || r.runs < 1 {
+		return row{}, fmt.Errorf("runs %q is not a positive integer", rec[6])
+	}
+	return r, nil
+}
+
+// writeCSV writes rows under csvHeader, times in milliseconds with six
+// decimals as the baseline prints them.
+func writeCSV(w io.Writer, rows []row) error {
+	if _, err := fmt.Fprintln(w, csvHeader); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if _, err := fmt.Fprintf(w, "%d,%s,%s,%.6f,%.6f,%.6f,%d\n", r.n, r.dist, r.method, r.medianMS, r.minMS, r.maxMS, r.runs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readCSVFile reads the rows of a CSV file.
+func readCSVFile(path string) ([]row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := readCSV(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// writeCSVFile writes rows as a CSV file.
+func writeCSVFile(path string, rows []row) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writeCSV(f, rows); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
