@@ -2,7 +2,12 @@ module github.com/obsidian-go/obsidian
 
 go 1.26.8
 
-require github.com/leanovate/gopter v0.2.11
+require (
+	github.com/dave/jennifer v1.7.1
+	github.com/ebitengine/purego v0.11.3
+	github.com/leanovate/gopter v0.2.11
+	gonum.org/v1/plot v0.17.0
+)
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
@@ -10,10 +15,7 @@ require (
 	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
-	github.com/dave/jennifer v1.7.1 // indirect
-	github.com/ebitengine/purego v0.11.3 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
-	gonum.org/v1/plot v0.17.0 // indirect
 )

@@ -1,0 +1,3 @@
+package countsort
+
+//go:generate go run ../../cmd/obsgen run .

@@ -1,0 +1,3 @@
+package histogram
+
+//go:generate go run ../../cmd/obsgen run .

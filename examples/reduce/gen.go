@@ -1,0 +1,3 @@
+package reduce
+
+//go:generate go run ../../cmd/obsgen run .

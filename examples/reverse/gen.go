@@ -1,0 +1,3 @@
+package reverse
+
+//go:generate go run ../../cmd/obsgen run .

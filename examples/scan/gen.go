@@ -1,0 +1,3 @@
+package scan
+
+//go:generate go run ../../cmd/obsgen run .

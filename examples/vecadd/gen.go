@@ -1,0 +1,3 @@
+package vecadd
+
+//go:generate go run ../../cmd/obsgen run .

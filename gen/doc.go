@@ -1,0 +1,47 @@
+// Package gen writes the files a Go package of kernels ships with: one
+// CUDA C file per kernel (<kernel>.cu) and one Go file of typed launchers
+// (<package>_launch.go), both generated, both committed, in the style of
+// avo and go:generate.
+//
+// # The Kernels convention
+//
+// A package of kernels defines
+//
+//	func Kernels() []*dsl.Kernel
+//
+// returning a fresh builder of every kernel it ships (each call builds new
+// ones). A file of the package carries the generator hook
+//
+//	//go:generate go run github.com/obsidian-go/obsidian/cmd/obsgen run .
+//
+// and `go generate` then writes, into the package's folder, <kernel>.cu for
+// every kernel and <package>_launch.go with one launcher per kernel:
+//
+//	func Histogram(dev runtime.Device, cfg runtime.LaunchConfig, keys *runtime.Buffer[uint32], lo uint32, ...) error
+//
+// obsgen does this by writing a small driver program that imports the
+// package and calls Main with its Kernels function; Main builds every
+// kernel, reporting each mistake at the user's Go line, and calls Write.
+//
+// A launcher embeds the kernel's CUDA text, its signature, its threads per
+// block and its shared memory. On a *runtime.GPU it loads that text with
+// LoadCUDA (through the runtime's compile cache), once per device. On any
+// other device (runtime.CPU()) it needs the IR: it calls the package's
+// Kernels, builds the kernel of its name once, checks that it still prints
+// as the embedded CUDA text (so a launcher out of date with its kernel is an
+// error, not a silent difference between devices) and loads it with
+// Device.Load. When cfg.Blocks is 0 the launcher computes the number of
+// blocks from the kernel's Blocks expression, translated into Go code with
+// the IR's semantics (wrap-around arithmetic; division by zero and shifts
+// out of range are errors).
+//
+// The driver program is built with the build tag obsgen, which the launcher
+// file excludes itself from (`//go:build !obsgen`), so that a package whose
+// launcher file is missing or out of date can still be built to make it.
+// Files of the package that call its own launchers must carry the same
+// constraint.
+//
+// Launchers are named after their kernels with the first letter upper-cased
+// (histogram: Histogram); their helpers' names begin with obsgen. A package
+// must not declare those names itself.
+package gen

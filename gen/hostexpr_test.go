@@ -1,0 +1,261 @@
+package gen
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/obsidian-go/obsidian/internal/eval"
+	_ "github.com/obsidian-go/obsidian/internal/golden" // accept -update like every test binary
+	"github.com/obsidian-go/obsidian/internal/proptest"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// exprGen makes random well-typed host expressions over the parameters of
+// kernel k.
+type exprGen struct {
+	r       *rand.Rand
+	k       *ir.Kernel
+	scalars map[ir.Type]*ir.Var
+	arrays  []*ir.Array
+}
+
+var interesting = []int64{0, 1, 2, 3, 5, 7, 31, 32, 33, 63, 64, 255, 256, -1, -2, math.MaxInt32, math.MinInt32,
+	math.MaxUint32, math.MaxInt64, math.MinInt64}
+
+func (g *exprGen) constant(t ir.Type) ir.Expr {
+	switch {
+	case t == ir.Bool:
+		return &ir.Const{Value: ir.BoolValue(g.r.Intn(2) == 0)}
+	case t.IsFloat():
+		fs := []float64{0, math.Copysign(0, -1), 1, -1.5, 3.25, 1e10, -7e30, math.Inf(1), math.NaN(), 4294967296.5}
+		return &ir.Const{Value: ir.FloatValue(t, fs[g.r.Intn(len(fs))])}
+	}
+	if g.r.Intn(3) == 0 {
+		return &ir.Const{Value: ir.UintValue(t, g.r.Uint64())}
+	}
+	return &ir.Const{Value: ir.IntValue(t, interesting[g.r.Intn(len(interesting))])}
+}
+
+func (g *exprGen) leaf(t ir.Type) ir.Expr {
+	switch n := g.r.Intn(3); {
+	case n == 0 && t == ir.Uint32:
+		return &ir.Len{Array: g.arrays[g.r.Intn(len(g.arrays))]}
+	case n == 1 && g.scalars[t] != nil:
+		return g.scalars[t]
+	}
+	return g.constant(t)
+}
+
+func (g *exprGen) expr(t ir.Type, depth int) ir.Expr {
+	if depth == 0 || g.r.Intn(5) == 0 {
+		return g.leaf(t)
+	}
+	sub := func(t ir.Type) ir.Expr { return g.expr(t, depth-1) }
+	pick := func(ops ...ir.BinOp) ir.BinOp { return ops[g.r.Intn(len(ops))] }
+	switch g.r.Intn(5) {
+	case 0:
+		return &ir.Select{Cond: sub(ir.Bool), Then: sub(t), Else: sub(t)}
+	case 1:
+		return &ir.Convert{To: t, X: sub(ir.Types[g.r.Intn(len(ir.Types))])}
+	case 2:
+		if t == ir.Bool {
+			u := ir.Types[g.r.Intn(len(ir.Types))]
+			return &ir.Binary{Op: pick(ir.Eq, ir.Ne, ir.Lt, ir.Le, ir.Gt, ir.Ge), X: sub(u), Y: sub(u)}
+		}
+		if t.IsFloat() {
+			return &ir.Unary{Op: ir.Neg, X: sub(t)}
+		}
+		return &ir.Unary{Op: []ir.UnOp{ir.Neg, ir.Not}[g.r.Intn(2)], X: sub(t)}
+	}
+	var op ir.BinOp
+	switch {
+	case t == ir.Bool:
+		op = pick(ir.And, ir.Or, ir.Xor, ir.Min, ir.Max, ir.Eq, ir.Ne)
+		if op == ir.Eq || op == ir.Ne {
+			return &ir.Binary{Op: op, X: sub(t), Y: sub(t)}
+		}
+	case t.IsFloat():
+		op = pick(ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max)
+	default:
+		op = pick(ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.And, ir.Or, ir.Xor, ir.Shl, ir.Shr, ir.Min, ir.Max)
+	}
+	return &ir.Binary{Op: op, X: sub(t), Y: sub(t)}
+}
+
+// TestHostExprMatchesEvaluator translates random expressions into Go, runs
+// them in one program and compares every value and fault with the
+// evaluator's.
+func TestHostExprMatchesEvaluator(t *testing.T) {
+	const cases = 300
+	r := proptest.Parameters(t, cases).Rng
+	k := &ir.Kernel{Name: "k", Threads: 32}
+	g := &exprGen{r: r, k: k, scalars: map[ir.Type]*ir.Var{}}
+	h := &hostExpr{scalars: map[*ir.Var]string{}, arrays: map[*ir.Array]string{}, fault: "fault"}
+	var evalArgs []eval.Arg
+	var goParams, goArgs []jen.Code
+	lengths := map[*ir.Array]uint32{}
+	for _, name := range []string{"x", "y"} {
+		a := &ir.Array{Name: name, Elem: ir.Uint32, Space: ir.Global, Access: ir.Input}
+		k.Params = append(k.Params, ir.Param{Array: a})
+		g.arrays = append(g.arrays, a)
+		h.arrays[a] = name
+		n := uint32(r.Intn(3000))
+		lengths[a] = n
+		evalArgs = append(evalArgs, eval.Arg{Buffer: &eval.Buffer{Elem: ir.Uint32}})
+		goParams = append(goParams, jen.Id(name).Op("*").Qual(runtimePath, "Buffer").Types(jen.Uint32()))
+		goArgs = append(goArgs, jen.Id("buffer").Call(jen.Lit(int(n))))
+	}
+	for _, typ := range []ir.Type{ir.Uint32, ir.Int32, ir.Uint64, ir.Int64, ir.Float32, ir.Bool} {
+		v := &ir.Var{Name: "p" + typ.String(), T: typ}
+		k.Params = append(k.Params, ir.Param{Scalar: v})
+		g.scalars[typ] = v
+		h.scalars[v] = v.Name
+		val := g.constant(typ).(*ir.Const).Value
+		evalArgs = append(evalArgs, eval.Arg{Scalar: val})
+		goParams = append(goParams, jen.Id(v.Name).Id(typ.String()))
+		goArgs = append(goArgs, literal(val))
+	}
+
+	f := jen.NewFile("main")
+	var exprs []ir.Expr
+	var calls []jen.Code
+	for i := 0; i < cases; i++ {
+		typ := ir.Types[r.Intn(len(ir.Types))]
+		e := g.expr(typ, 4)
+		code, err := h.expr(e)
+		if err != nil {
+			t.Fatalf("translating %#v: %v", e, err)
+		}
+		exprs = append(exprs, e)
+		name := fmt.Sprintf("case%d", i)
+		f.Func().Id(name).Params(goParams...).Params(jen.Uint64(), jen.Error()).Block(
+			jen.Var().Id("fault").Qual(launchPath, "Fault"),
+			jen.Id("v").Op(":=").Add(code),
+			jen.Return(jen.Id("bitsOf").Call(jen.Id("v")), jen.Id("fault").Dot("Err").Call()),
+		)
+		calls = append(calls, jen.Id("report").Call(jen.Id(name).Call(goArgs...)))
+	}
+	f.Func().Id("main").Params().Block(calls...)
+	f.Var().Id("_").Op("=").Qual("fmt", "Println") // the harness uses fmt and math
+	f.Var().Id("_").Op("=").Qual("math", "Float32bits")
+	var src bytes.Buffer
+	if err := f.Render(&src); err != nil {
+		t.Fatal(err)
+	}
+	src.WriteString(hostExprHarness)
+
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "hostexpr-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), src.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "run", "main.go")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("running the translated expressions: %v\n%s", err, out)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	var i, faults int
+	for ; sc.Scan(); i++ {
+		e := withLengths(exprs[i], lengths)
+		want, wantErr := eval.HostExpr(k, e, evalArgs)
+		fields := strings.Fields(sc.Text())
+		bits, _ := strconv.ParseUint(fields[0], 10, 64)
+		faulted := fields[1] == "fault"
+		if faulted {
+			faults++
+		}
+		switch {
+		case wantErr != nil && !faulted:
+			t.Errorf("case %d: evaluator: %v; Go: %d\n%#v", i, wantErr, bits, exprs[i])
+		case wantErr == nil && faulted:
+			t.Errorf("case %d: evaluator: %v; Go: a fault", i, want)
+		case wantErr == nil && bits != want.Bits && !(isNaN(want) && isNaN(ir.Value{T: want.T, Bits: bits})):
+			t.Errorf("case %d (%v): evaluator %v, Go %v", i, want.T, want, ir.Value{T: want.T, Bits: bits})
+		}
+	}
+	if i != cases {
+		t.Errorf("%d results for %d cases", i, cases)
+	}
+	t.Logf("%d cases, %d of them faulting", cases, faults)
+}
+
+func isNaN(v ir.Value) bool { return v.T.IsFloat() && math.IsNaN(v.Float()) }
+
+// withLengths replaces the lengths of arrays by constants, as a launch does.
+func withLengths(e ir.Expr, lengths map[*ir.Array]uint32) ir.Expr {
+	switch e := e.(type) {
+	case *ir.Len:
+		return &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(lengths[e.Array]))}
+	case *ir.Unary:
+		return &ir.Unary{Op: e.Op, X: withLengths(e.X, lengths)}
+	case *ir.Binary:
+		return &ir.Binary{Op: e.Op, X: withLengths(e.X, lengths), Y: withLengths(e.Y, lengths)}
+	case *ir.Select:
+		return &ir.Select{Cond: withLengths(e.Cond, lengths), Then: withLengths(e.Then, lengths), Else: withLengths(e.Else, lengths)}
+	case *ir.Convert:
+		return &ir.Convert{To: e.To, X: withLengths(e.X, lengths)}
+	}
+	return e
+}
+
+// hostExprHarness completes the program: buffers of given lengths, and a
+// report line per case: the value's bits as the IR holds them, and whether
+// it faulted.
+const hostExprHarness = `
+func buffer(n int) *runtime.Buffer[uint32] {
+	b, err := runtime.Alloc[uint32](runtime.CPU(), n)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func bitsOf(v any) uint64 {
+	switch v := v.(type) {
+	case bool:
+		if v {
+			return 1
+		}
+		return 0
+	case int32:
+		return uint64(uint32(v))
+	case uint32:
+		return uint64(v)
+	case int64:
+		return uint64(v)
+	case uint64:
+		return v
+	case float32:
+		return uint64(math.Float32bits(v))
+	case float64:
+		return math.Float64bits(v)
+	}
+	panic(v)
+}
+
+func report(bits uint64, err error) {
+	if err != nil {
+		fmt.Println(0, "fault")
+		return
+	}
+	fmt.Println(bits, "ok")
+}
+`
