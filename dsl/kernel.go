@@ -161,16 +161,6 @@ func (k *Kernel) Build() (*ir.Kernel, error) {
 	return &out, nil
 }
 
-// MustBuild is Build for kernels known to be right (the library's own, in
-// package-level variables): it panics on error.
-func (k *Kernel) MustBuild() *ir.Kernel {
-	out, err := k.Build()
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
-
 // blocksNeeded returns the number of blocks that covers every Grid-level
 // ForAll of the body: ceil(n/threads) for a ForAll over threads, n for one
 // over blocks, the largest of them; 1 when there is none. Counts that use

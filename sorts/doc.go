@@ -24,9 +24,8 @@
 //	bins.Atomic(t, dsl.AtomicInc, bin, dsl.Lit(^uint32(0)))  // histogram
 //	bins.StoreSame(t, bin, dsl.N(1))                         // occurs
 //
-//	start := dsl.Let(t, pos.At(v))                           // reconstruct
-//	t.For(pos.At(v.Add(dsl.N(1))).Sub(start.Exp), func(t *dsl.Thread, j dsl.U32) {
-//		out.Store(t, start.Add(j), v.Add(lo))
+//	t.For(count, func(t *dsl.Thread, j dsl.U32) {           // reconstruct: value's run
+//		out.Store(t, start.Add(j), value)                    // [start, start+count)
 //	})
 //
 // Every per-key kernel checks its key against the declared range: a key
