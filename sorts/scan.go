@@ -35,15 +35,29 @@ func SklanskyMax(b *dsl.Block, n int, a arrays.Pull[uint32]) (arrays.Pull[uint32
 // element, at most 1024.
 func threadsFor(logN int) int { return min(1<<logN, 1024) }
 
-// ScanKernel returns the kernel that scans every 2^logN-element chunk of in
-// (inclusive prefix sums, a partial last chunk padded with zeros) into out,
-// one block per chunk, and writes each chunk's total to maxs[chunk].
+// SklanskyKernel returns the kernel that scans every 2^logN-element chunk
+// of in (inclusive prefix sums, a partial last chunk padded with zeros)
+// into out, one block per chunk.
+func SklanskyKernel(logN int) *dsl.Kernel {
+	return chunkScanKernel(fmt.Sprintf("sklansky%d", 1<<logN), logN, false)
+}
+
+// ScanKernel returns the sklanskyMax kernel: SklanskyKernel that also
+// writes each chunk's total to maxs[chunk], the first step of a scan longer
+// than a block (the paper's figure 8).
 func ScanKernel(logN int) *dsl.Kernel {
+	return chunkScanKernel(fmt.Sprintf("sklanskyMax%d", 1<<logN), logN, true)
+}
+
+func chunkScanKernel(name string, logN int, totals bool) *dsl.Kernel {
 	size := uint32(1) << logN
-	k := dsl.NewKernel(fmt.Sprintf("sklansky%d", size), threadsFor(logN))
+	k := dsl.NewKernel(name, threadsFor(logN))
 	in := dsl.Input[uint32](k, "input")
 	out := dsl.Output[uint32](k, "output")
-	maxs := dsl.Output[uint32](k, "maxs")
+	var maxs dsl.Array[uint32]
+	if totals {
+		maxs = dsl.Output[uint32](k, "maxs")
+	}
 	k.Body(func(g *dsl.Grid) {
 		chunks := arrays.SplitUp(size, dsl.N(0), arrays.FromArray(in))
 		g.ForAllBlocks(chunks.Len(), func(b *dsl.Block, bid dsl.U32) {
@@ -53,7 +67,9 @@ func ScanKernel(logN int) *dsl.Kernel {
 				ix := base.Add(i)
 				t.If(ix.Lt(out.Len()), func(t *dsl.Thread) { out.Store(t, ix, r.At(i)) })
 			})
-			b.ForAll(dsl.N(1), func(t *dsl.Thread, i dsl.U32) { maxs.Store(t, bid, total) })
+			if totals {
+				b.ForAll(dsl.N(1), func(t *dsl.Thread, i dsl.U32) { maxs.Store(t, bid, total) })
+			}
 		})
 	})
 	return k

@@ -24,8 +24,10 @@ type Entry struct {
 // Entries returns the catalogue, sorted by name.
 func Entries() []Entry {
 	es := []Entry{
-		{"sklansky32", "inclusive scan of 32-element chunks, one block each, with chunk totals (paper, figure 8)", func() *dsl.Kernel { return sorts.ScanKernel(5) }, nil},
-		{"sklansky1024", "inclusive scan of 1024-element chunks, one block each, with chunk totals", func() *dsl.Kernel { return sorts.ScanKernel(10) }, nil},
+		{"sklansky32", "inclusive scan of 32-element chunks, one block each (paper: sklansky)", func() *dsl.Kernel { return sorts.SklanskyKernel(5) }, nil},
+		{"sklansky1024", "inclusive scan of 1024-element chunks, one block each", func() *dsl.Kernel { return sorts.SklanskyKernel(10) }, nil},
+		{"sklanskyMax32", "inclusive scan of 32-element chunks with chunk totals (paper: sklanskyMax, figure 8)", func() *dsl.Kernel { return sorts.ScanKernel(5) }, nil},
+		{"sklanskyMax1024", "inclusive scan of 1024-element chunks with chunk totals", func() *dsl.Kernel { return sorts.ScanKernel(10) }, nil},
 		{"distribute", "adds the scanned chunk totals to the chunks of 1024 elements (paper, figure 9)", func() *dsl.Kernel { return sorts.DistributeKernel(10) }, nil},
 		{"histogram", "counts keys in bins with atomicInc, flagging keys out of range", sorts.HistogramKernel, nil},
 		{"occurs", "marks the bins that keys fall in with plain writes of 1, flagging keys out of range", sorts.OccursKernel, nil},

@@ -78,8 +78,10 @@ func positions(keys []uint32, span int, once bool) []uint32 {
 
 // setups gives, per kernel, the run for n elements.
 var setups = map[string]func(r *rand.Rand, n int) setup{
-	"sklansky32":   func(r *rand.Rand, n int) setup { return scanSetup(r, n, 32) },
-	"sklansky1024": func(r *rand.Rand, n int) setup { return scanSetup(r, n, 1024) },
+	"sklansky32":      func(r *rand.Rand, n int) setup { return scanSetup(r, n, 32, false) },
+	"sklansky1024":    func(r *rand.Rand, n int) setup { return scanSetup(r, n, 1024, false) },
+	"sklanskyMax32":   func(r *rand.Rand, n int) setup { return scanSetup(r, n, 32, true) },
+	"sklanskyMax1024": func(r *rand.Rand, n int) setup { return scanSetup(r, n, 1024, true) },
 	"distribute": func(r *rand.Rand, n int) setup {
 		data := randomKeys(r, n, 1<<20)
 		sums := randomKeys(r, (n+1023)/1024, 1<<20)
@@ -147,11 +149,14 @@ var setups = map[string]func(r *rand.Rand, n int) setup{
 	},
 }
 
-func scanSetup(r *rand.Rand, n, chunk int) setup {
+func scanSetup(r *rand.Rand, n, chunk int, totals bool) setup {
 	in := randomKeys(r, n, 1<<31)
-	out, totals := scanRef(in, chunk)
-	return setup{map[string]any{"input": in, "output": make([]uint32, n), "maxs": make([]uint32, len(totals))},
-		map[string][]uint32{"output": out, "maxs": totals}}
+	out, sums := scanRef(in, chunk)
+	s := setup{map[string]any{"input": in, "output": make([]uint32, n)}, map[string][]uint32{"output": out}}
+	if totals {
+		s.args["maxs"], s.want["maxs"] = make([]uint32, len(sums)), sums
+	}
+	return s
 }
 
 func reconstructSetup(r *rand.Rand, n int, once bool) setup {

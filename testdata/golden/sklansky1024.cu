@@ -2,7 +2,7 @@
 // Made by obsgen emit sklansky1024.
 
 // sklansky1024: 1024 threads per block, 8192 bytes of shared memory
-extern "C" __global__ void __launch_bounds__(1024) sklansky1024(const unsigned int* input, unsigned int input_len, unsigned int* output, unsigned int output_len, unsigned int* maxs, unsigned int maxs_len) {
+extern "C" __global__ void __launch_bounds__(1024) sklansky1024(const unsigned int* input, unsigned int input_len, unsigned int* output, unsigned int output_len) {
   extern __shared__ __align__(16) unsigned char smem[];
   unsigned int* sh = (unsigned int*)(smem + 0);
   unsigned int* sh1 = (unsigned int*)(smem + 4096);
@@ -73,10 +73,6 @@ extern "C" __global__ void __launch_bounds__(1024) sklansky1024(const unsigned i
         const unsigned int t1_ = (bid << 10u) + tid10;
         if (t1_ < output_len) output[t1_] = sh9[tid10];
       }
-    }
-    if (threadIdx.x < 1u) {
-      unsigned int tid11 = threadIdx.x;
-      if (bid < maxs_len) maxs[bid] = sh9[1023u];
     }
     __syncthreads();
   }

@@ -2,7 +2,7 @@
 // Made by obsgen emit sklansky32.
 
 // sklansky32: 32 threads per block, 256 bytes of shared memory
-extern "C" __global__ void __launch_bounds__(32) sklansky32(const unsigned int* input, unsigned int input_len, unsigned int* output, unsigned int output_len, unsigned int* maxs, unsigned int maxs_len) {
+extern "C" __global__ void __launch_bounds__(32) sklansky32(const unsigned int* input, unsigned int input_len, unsigned int* output, unsigned int output_len) {
   extern __shared__ __align__(16) unsigned char smem[];
   unsigned int* sh = (unsigned int*)(smem + 0);
   unsigned int* sh1 = (unsigned int*)(smem + 128);
@@ -43,10 +43,6 @@ extern "C" __global__ void __launch_bounds__(32) sklansky32(const unsigned int* 
         const unsigned int t1_ = (bid << 5u) + tid5;
         if (t1_ < output_len) output[t1_] = sh4[tid5];
       }
-    }
-    if (threadIdx.x < 1u) {
-      unsigned int tid6 = threadIdx.x;
-      if (bid < maxs_len) maxs[bid] = sh4[31u];
     }
     __syncthreads();
   }
