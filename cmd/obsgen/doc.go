@@ -1,0 +1,23 @@
+// Command obsgen writes the generated files of kernels written with the
+// obsidian Go DSL: CUDA C (.cu) files and typed Go launchers.
+//
+// Usage:
+//
+//	obsgen list                                          list the kernels of the library's catalogue
+//	obsgen emit [-o DIR] [-threads N] [-go PKG] [kernel ...]  write DIR/<kernel>.cu (and DIR/PKG_launch.go)
+//	obsgen run [-o DIR] [PKGDIR]                         generate the files of a package of kernels
+//
+// obsgen run is meant for go:generate: a package that defines
+//
+//	func Kernels() []*dsl.Kernel
+//
+// and carries the line
+//
+//	//go:generate go run github.com/obsidian-go/obsidian/cmd/obsgen run .
+//
+// gets <kernel>.cu for each of its kernels and <package>_launch.go, a typed
+// launcher per kernel, from `go generate` (see package gen).
+//
+// Exit status: 0 on success (and for -h), 2 for a bad command line, 1 for
+// any other failure.
+package main
