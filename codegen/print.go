@@ -113,8 +113,16 @@ func (p *printer) stmt(s ir.Stmt) {
 		p.ifChain(s)
 	case *ir.For:
 		e := p.prepare([]ir.Expr{s.Count}, true)
+		count := expr(e[0])
+		if c, ok := e[0].(*ir.Var); ok && assigned(s.Body, c) {
+			// The count is read once, before the loop, even if the body
+			// changes the variable it comes from.
+			count = fmt.Sprintf("t%d_", p.temps)
+			p.temps++
+			p.line("const %s %s = %s;", cType(c.T), count, c.Name)
+		}
 		v := s.Var.Name
-		p.line("for (%s %s = %s; %s < %s; %s++) {", cType(s.Var.T), v, cConst(ir.Value{T: s.Var.T}), v, expr(e[0]), v)
+		p.line("for (%s %s = %s; %s < %s; %s++) {", cType(s.Var.T), v, cConst(ir.Value{T: s.Var.T}), v, count, v)
 		p.block(s.Body)
 		p.line("}")
 	case *ir.While:
@@ -177,4 +185,16 @@ func (p *printer) ifChain(s *ir.If) {
 		p.line("}")
 		return
 	}
+}
+
+// assigned reports whether body assigns v anywhere.
+func assigned(body []ir.Stmt, v *ir.Var) bool {
+	found := false
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		if a, ok := s.(*ir.Assign); ok && a.Var == v {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

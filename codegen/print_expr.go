@@ -117,6 +117,9 @@ func term(e ir.Expr) (string, int) {
 		}
 		return e.Kind.String(), precPrimary
 	case *ir.Unary:
+		if e.Op == ir.Neg && e.X.Type().IsSigned() {
+			return wrapping(e.X.Type(), "-("+unsignedOf(e.X.Type())+")"+operand(e.X, precUnary, false)), precUnary
+		}
 		sym := "-"
 		if e.Op == ir.Not {
 			sym = "~"
@@ -129,6 +132,11 @@ func term(e ir.Expr) (string, int) {
 		op := binaryOperator(e.Op, e.X.Type())
 		if op.call != "" {
 			return op.call + "(" + expr(e.X) + ", " + expr(e.Y) + ")", precPrimary
+		}
+		if wraps(e.Op, e.X.Type()) {
+			// Signed overflow is undefined in C; the IR wraps. Compute in
+			// the unsigned type of the same width and convert back.
+			return wrapping(e.X.Type(), unsignedArith(e)), precUnary
 		}
 		return operand(e.X, op.prec, false) + " " + op.symbol + " " + operand(e.Y, op.prec, true), op.prec
 	case *ir.Select:
@@ -169,4 +177,45 @@ func operand(e ir.Expr, prec int, right bool) string {
 		return "(" + s + ")"
 	}
 	return s
+}
+
+// wraps reports whether op on the signed type t can overflow, which C
+// leaves undefined and the IR defines as wrapping around.
+func wraps(op ir.BinOp, t ir.Type) bool {
+	return t.IsSigned() && (op == ir.Add || op == ir.Sub || op == ir.Mul || op == ir.Shl)
+}
+
+// unsignedArith prints the wrapping operation e in the unsigned type as
+// wide as its operands, nested wrapping operations staying unsigned.
+func unsignedArith(e *ir.Binary) string {
+	y := unsignedTerm(e.Y)
+	if e.Op == ir.Shl {
+		y = operand(e.Y, precShift, true) // the count keeps its value
+	}
+	return unsignedTerm(e.X) + " " + binaryOperator(e.Op, e.X.Type()).symbol + " " + y
+}
+
+// unsignedTerm prints the signed e as a value of the unsigned type as wide.
+func unsignedTerm(e ir.Expr) string {
+	if b, ok := e.(*ir.Binary); ok && wraps(b.Op, b.X.Type()) {
+		return "(" + unsignedArith(b) + ")"
+	}
+	return "(" + unsignedOf(e.Type()) + ")" + operand(e, precUnary, false)
+}
+
+// unsignedOf returns the C name of the unsigned type as wide as t.
+func unsignedOf(t ir.Type) string {
+	if t.Bits() == 64 {
+		return "unsigned long long"
+	}
+	return "unsigned int"
+}
+
+// wrapping converts the unsigned arithmetic in text back to the signed
+// type t (modulo 2^bits, as CUDA defines the conversion).
+func wrapping(t ir.Type, text string) string {
+	if t == ir.Int64 {
+		return "(long long)(" + text + ")"
+	}
+	return "(int)(" + text + ")"
 }

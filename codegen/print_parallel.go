@@ -64,10 +64,16 @@ func (p *printer) spread(s *ir.ForAll, index string, n int) {
 		p.line("if (%s < %s) {", cond, cConst(c.Value))
 		p.depth++
 		p.line("unsigned int %s = %s;", i, index)
-	default:
-		e := p.prepare([]ir.Expr{s.Count}, true)
-		p.line("for (unsigned int %s = %s; %s < %s; %s += %du) {", i, index, i, expr(e[0]), i, n)
+	case constant && c.Value.Bits+uint64(n) <= 1<<32:
+		p.line("for (unsigned int %s = %s; %s < %s; %s += %du) {", i, index, i, cConst(c.Value), i, n)
 		p.depth++
+	default:
+		// A count that may come within a stride of 2^32 needs a 64-bit
+		// counter, which cannot wrap.
+		e := p.prepare([]ir.Expr{s.Count}, true)
+		p.line("for (unsigned long long %s_ = %s; %s_ < %s; %s_ += %du) {", i, index, i, expr(e[0]), i, n)
+		p.depth++
+		p.line("unsigned int %s = (unsigned int)%s_;", i, i)
 	}
 	p.body(s.Body)
 	p.depth--

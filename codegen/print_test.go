@@ -57,12 +57,15 @@ func TestPrintBlockThreadsBelowBlockSizeIsGuarded(t *testing.T) {
 
 func TestPrintBlockThreadsAboveBlockSizeIsVirtualised(t *testing.T) {
 	contains(t, blockForAll(t, constCount(1000)), "for (unsigned int i = threadIdx.x; i < 1000u; i += 256u) {")
-	contains(t, blockForAll(t, func(n *ir.Var) ir.Expr { return n }), "for (unsigned int i = threadIdx.x; i < n; i += 256u) {")
+	contains(t, blockForAll(t, func(n *ir.Var) ir.Expr { return n }),
+		"for (unsigned long long i_ = threadIdx.x; i_ < n; i_ += 256u) {\n      unsigned int i = (unsigned int)i_;")
+	// A constant count within a stride of 2^32 would wrap a 32-bit counter.
+	contains(t, blockForAll(t, constCount(1<<32-100)), "for (unsigned long long i_ = threadIdx.x; i_ < 4294967196u; i_ += 256u) {")
 }
 
 func TestPrintNonTrivialLoopCountIsEvaluatedOnce(t *testing.T) {
 	src := blockForAll(t, func(n *ir.Var) ir.Expr { return bin(ir.Add, n, u32(7)) })
-	contains(t, src, "const unsigned int t0_ = n + 7u;\n", "i < t0_; i += 256u")
+	contains(t, src, "const unsigned int t0_ = n + 7u;\n", "i_ < t0_; i_ += 256u")
 }
 
 func TestPrintWarpLevelForAlls(t *testing.T) {
@@ -140,7 +143,8 @@ func TestPrintSharedArraysAtTheirOffsets(t *testing.T) {
 }
 
 func TestPrintExpressions(t *testing.T) {
-	x, y, z := v("x", ir.Int32), v("y", ir.Int32), v("z", ir.Int32)
+	x, y, z := v("x", ir.Uint32), v("y", ir.Uint32), v("z", ir.Uint32)
+	s1, s2, s3 := v("s1", ir.Int32), v("s2", ir.Int32), v("s3", ir.Int64)
 	u := v("u", ir.Uint32)
 	b := v("b", ir.Bool)
 	f := v("f", ir.Float32)
@@ -160,7 +164,12 @@ func TestPrintExpressions(t *testing.T) {
 		{bin(ir.Or, bin(ir.And, b, b), b), "(b && b) || b"},
 		{bin(ir.Xor, b, b), "b != b"},
 		{bin(ir.Sub, x, i32(-3)), "x - (-3)"},
-		{&ir.Unary{Op: ir.Neg, X: i32(-3)}, "-(-3)"},
+		{&ir.Unary{Op: ir.Neg, X: i32(-3)}, "(int)(-(unsigned int)(-3))"},
+		// Signed + - * << wrap in the IR: computed unsigned, converted back.
+		{bin(ir.Add, s1, bin(ir.Mul, s2, s1)), "(int)((unsigned int)s1 + ((unsigned int)s2 * (unsigned int)s1))"},
+		{bin(ir.Shl, s1, s2), "(int)((unsigned int)s1 << s2)"},
+		{bin(ir.Sub, s3, s3), "(long long)((unsigned long long)s3 - (unsigned long long)s3)"},
+		{bin(ir.Div, s1, s2), "s1 / s2"},
 		{&ir.Unary{Op: ir.Not, X: b}, "!b"},
 		{&ir.Unary{Op: ir.Not, X: u}, "~u"},
 		{&ir.Unary{Op: ir.Neg, X: bin(ir.Add, x, y)}, "-(x + y)"},
@@ -211,7 +220,7 @@ func TestPrintHoistsRepeatedSubexpressions(t *testing.T) {
 	src, _ := mustCUDA(t, loopKernel())
 	// in[i + 1] twice, outside a select: hoisted once. in[i - 1] only in a
 	// select arm: left where it is guarded.
-	contains(t, src, "const int t0_ = in[i + 1u];\n", "int acc = t0_ * t0_ + (i > 0u ? in[i - 1u] : 0);",
+	contains(t, src, "const int t0_ = in[i + 1u];\n", "int acc = (int)(((unsigned int)t0_ * (unsigned int)t0_) + (unsigned int)(i > 0u ? in[i - 1u] : 0));",
 		"for (int j = 0; j < t1_; j++) {", "} else if (acc == 0) {", "while (acc > 100) {")
 }
 
@@ -255,4 +264,21 @@ func TestCompileLeavesItsInputAlone(t *testing.T) {
 	if c.Shared[1] == arrays[1] || c.Shared[1].Offset != 1024 {
 		t.Errorf("the compiled kernel shares arrays with its input or lacks offsets")
 	}
+}
+
+// A For count read from a variable the body assigns is copied first: the
+// IR evaluates the count once.
+func TestPrintForCountReadOnce(t *testing.T) {
+	n, k := v("n", ir.Uint32), v("k", ir.Uint32)
+	out := global("out", ir.Uint32, ir.Output, 1)
+	i := v("i", ir.Uint32)
+	body := []ir.Stmt{
+		&ir.Decl{Var: n, Init: u32(3)},
+		&ir.For{Var: k, Count: n, Body: []ir.Stmt{&ir.Assign{Var: n, Value: bin(ir.Add, n, u32(1))}}},
+		&ir.Store{Array: out, Index: i, Value: n},
+	}
+	kern := &ir.Kernel{Name: "count", Threads: 32, Params: []ir.Param{{Array: out}},
+		Body: []ir.Stmt{&ir.ForAll{Kind: ir.GridThreads, Var: i, Count: &ir.Len{Array: out}, Body: body}}}
+	src, _ := mustCUDA(t, kern)
+	contains(t, src, "const unsigned int t0_ = n;\n", "k < t0_; k++")
 }
