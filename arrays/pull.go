@@ -25,7 +25,12 @@ func FromArray[T dsl.Scalar](a dsl.Array[T]) Pull[T] {
 func (a Pull[T]) Len() dsl.U32 { return a.n }
 
 // At returns element i.
-func (a Pull[T]) At(i dsl.U32) dsl.Exp[T] { return a.ix(i) }
+func (a Pull[T]) At(i dsl.U32) dsl.Exp[T] {
+	if a.ix == nil {
+		return dsl.Invalid[T]("read of a zero Pull array (one no combinator built)")
+	}
+	return a.ix(i)
+}
 
 // Map applies f to every element.
 func Map[A, B dsl.Scalar](a Pull[A], f func(dsl.Exp[A]) dsl.Exp[B]) Pull[B] {

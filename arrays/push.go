@@ -84,7 +84,12 @@ func bounded[T dsl.Scalar](out dsl.Array[T], store Writer[T]) Writer[T] {
 func Force[T dsl.Scalar](b *dsl.Block, a Push[*dsl.Block, T]) Pull[T] {
 	n, ok := constLen(a.n)
 	if !ok {
-		n = 0 // dsl.Shared reports the bad size
+		// Shared memory has a size fixed when the kernel is built.
+		sh := dsl.Shared[T](b, 1)
+		a.run(b, func(t *dsl.Thread, i dsl.U32, _ dsl.Exp[T]) {
+			sh.Store(t, i, dsl.Invalid[T]("Compute or Force of an array whose length is not a constant"))
+		})
+		return FromArray(sh)
 	}
 	sh := dsl.Shared[T](b, int(n))
 	a.run(b, sh.Store)

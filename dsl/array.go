@@ -80,6 +80,9 @@ func (a Array[T]) CAS(t *Thread, i U32, cmp, v Exp[T]) Exp[T] {
 
 func (a Array[T]) fetch(t *Thread, st *ir.Atomic) Exp[T] {
 	pos := callerPos()
+	if a.a == nil {
+		return invalid[T]("atomic on an Array that was never declared (a zero Array)")
+	}
 	st.Pos = pos
 	r := &ir.Var{Name: t.s.k.fresh("old"), T: a.a.Elem}
 	st.Result = r

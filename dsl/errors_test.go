@@ -128,6 +128,17 @@ func TestWrongProgramsNameTheUsersLine(t *testing.T) {
 				})
 			})
 		}, "Block-level variable"},
+		{"shift of a float", func() *dsl.Kernel {
+			return threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				x := dsl.Lit[float32](1).Shl(dsl.Lit[float32](2)) // bad: shift of a float
+				out.Store(t, i, dsl.Cast[uint32](x))
+			})
+		}, "Shl of float32"},
+		{"Compute of a length that is not constant", func() *dsl.Kernel {
+			return copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+				arrays.Compute(b, arrays.FromArray(in)) // bad: Compute of a length that is not constant
+			})
+		}, "not a constant"},
 		{"builder used after its body returned", func() *dsl.Kernel {
 			var saved *dsl.Block
 			k := copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) { saved = b })

@@ -78,6 +78,25 @@ func invalid[T Scalar](msg string) Exp[T] {
 	return Exp[T]{&ir.Invalid{T: TypeOf[T](), Msg: msg, Pos: callerPos()}}
 }
 
+// Invalid returns an expression that stands for a mistake: any kernel that
+// uses it fails to build with msg, at the line of the user's code that
+// called the combinator reporting it. It is for combinators built on the
+// DSL, which cannot report errors otherwise.
+func Invalid[T Scalar](msg string) Exp[T] { return invalid[T](msg) }
+
+// opAllowed says whether op applies to operands of type t.
+func opAllowed(op ir.BinOp, t ir.Type) bool {
+	switch op {
+	case ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max, ir.Lt, ir.Le, ir.Gt, ir.Ge:
+		return t.IsNumeric()
+	case ir.And, ir.Or, ir.Xor:
+		return t.IsInteger() || t == ir.Bool
+	case ir.Shl, ir.Shr:
+		return t.IsInteger()
+	}
+	return true
+}
+
 // Lit returns the constant v.
 func Lit[T Scalar](v T) Exp[T] {
 	t := TypeOf[T]()
@@ -123,10 +142,16 @@ func Const[T Number](v int64) Exp[T] {
 }
 
 func (x Exp[T]) bin(op ir.BinOp, y Exp[T]) Exp[T] {
+	if t := TypeOf[T](); !opAllowed(op, t) {
+		return invalid[T](fmt.Sprintf("%v of %v values", op, t))
+	}
 	return Exp[T]{&ir.Binary{Op: op, X: x.IR(), Y: y.IR()}}
 }
 
 func (x Exp[T]) cmp(op ir.BinOp, y Exp[T]) Bool {
+	if t := TypeOf[T](); !opAllowed(op, t) {
+		return invalid[bool](fmt.Sprintf("%v of %v values", op, t))
+	}
 	return Bool{&ir.Binary{Op: op, X: x.IR(), Y: y.IR()}}
 }
 
@@ -213,10 +238,20 @@ func (x Exp[T]) Gt(y Exp[T]) Bool { return x.cmp(ir.Gt, y) }
 func (x Exp[T]) Ge(y Exp[T]) Bool { return x.cmp(ir.Ge, y) }
 
 // Neg returns -x (wrapping for integers).
-func (x Exp[T]) Neg() Exp[T] { return Exp[T]{&ir.Unary{Op: ir.Neg, X: x.IR()}} }
+func (x Exp[T]) Neg() Exp[T] {
+	if t := TypeOf[T](); !t.IsNumeric() {
+		return invalid[T](fmt.Sprintf("negation of %v values", t))
+	}
+	return Exp[T]{&ir.Unary{Op: ir.Neg, X: x.IR()}}
+}
 
 // Not returns ^x for integers and !x for Bool.
-func (x Exp[T]) Not() Exp[T] { return Exp[T]{&ir.Unary{Op: ir.Not, X: x.IR()}} }
+func (x Exp[T]) Not() Exp[T] {
+	if t := TypeOf[T](); t.IsFloat() {
+		return invalid[T](fmt.Sprintf("Not of %v values", t))
+	}
+	return Exp[T]{&ir.Unary{Op: ir.Not, X: x.IR()}}
+}
 
 // Cast converts x to type To with CUDA C's conversion rules.
 func Cast[To, From Scalar](x Exp[From]) Exp[To] {
