@@ -18,7 +18,7 @@ var internalPackages = []string{
 // callerPos returns the position of the first stack frame outside the DSL's
 // own packages: the user's line that is building the current node.
 func callerPos() ir.Pos {
-	var pcs [32]uintptr
+	var pcs [128]uintptr
 	n := runtime.Callers(2, pcs[:])
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
