@@ -95,30 +95,24 @@ func (c *cloner) stmt(s ir.Stmt) ir.Stmt {
 }
 
 func (c *cloner) expr(e ir.Expr) ir.Expr {
-	switch e := e.(type) {
-	case *ir.Const:
-		n := *e
-		return &n
-	case *ir.Var:
-		return c.variable(e)
-	case *ir.Special:
-		n := *e
-		return &n
-	case *ir.Unary:
-		return &ir.Unary{Op: e.Op, X: c.expr(e.X)}
-	case *ir.Binary:
-		return &ir.Binary{Op: e.Op, X: c.expr(e.X), Y: c.expr(e.Y)}
-	case *ir.Select:
-		return &ir.Select{Cond: c.expr(e.Cond), Then: c.expr(e.Then), Else: c.expr(e.Else)}
-	case *ir.Convert:
-		return &ir.Convert{To: e.To, X: c.expr(e.X)}
-	case *ir.Load:
-		return &ir.Load{Array: c.array(e.Array), Index: c.expr(e.Index), Pos: e.Pos}
-	case *ir.Len:
-		return &ir.Len{Array: c.array(e.Array)}
-	case *ir.Invalid:
-		n := *e
-		return &n
-	}
-	return e
+	return ir.MapExpr(e, func(e ir.Expr) (ir.Expr, bool) {
+		switch e := e.(type) {
+		case *ir.Const:
+			n := *e
+			return &n, true
+		case *ir.Var:
+			return c.variable(e), true
+		case *ir.Special:
+			n := *e
+			return &n, true
+		case *ir.Load:
+			return &ir.Load{Array: c.array(e.Array), Index: c.expr(e.Index), Pos: e.Pos}, true
+		case *ir.Len:
+			return &ir.Len{Array: c.array(e.Array)}, true
+		case *ir.Invalid:
+			n := *e
+			return &n, true
+		}
+		return nil, false
+	})
 }

@@ -150,37 +150,18 @@ func (h *hoisted) extract(key string) {
 // replace returns e with every subexpression of the given key replaced by
 // v (e itself when v is nil), and the first such subexpression found.
 func replace(e ir.Expr, key string, v *ir.Var) (ir.Expr, ir.Expr) {
-	if e == nil {
-		return nil, nil
-	}
-	if !trivial(e) && exprKey(e) == key {
-		if v == nil {
-			return e, e
-		}
-		return v, e
-	}
 	var found ir.Expr
-	sub := func(x ir.Expr) ir.Expr {
-		r, f := replace(x, key, v)
-		if found == nil {
-			found = f
+	r := ir.MapExpr(e, func(x ir.Expr) (ir.Expr, bool) {
+		if trivial(x) || exprKey(x) != key {
+			return nil, false
 		}
-		return r
-	}
-	switch e := e.(type) {
-	case *ir.Unary:
-		return &ir.Unary{Op: e.Op, X: sub(e.X)}, found
-	case *ir.Binary:
-		x := sub(e.X)
-		return &ir.Binary{Op: e.Op, X: x, Y: sub(e.Y)}, found
-	case *ir.Select:
-		c := sub(e.Cond)
-		t := sub(e.Then)
-		return &ir.Select{Cond: c, Then: t, Else: sub(e.Else)}, found
-	case *ir.Convert:
-		return &ir.Convert{To: e.To, X: sub(e.X)}, found
-	case *ir.Load:
-		return &ir.Load{Array: e.Array, Index: sub(e.Index), Pos: e.Pos}, found
-	}
-	return e, nil
+		if found == nil {
+			found = x
+		}
+		if v == nil {
+			return x, true
+		}
+		return v, true
+	})
+	return r, found
 }

@@ -206,19 +206,10 @@ func blocksNeeded(k *ir.Kernel) ir.Expr {
 
 // expand replaces variables in e by their definitions where known.
 func expand(e ir.Expr, defs map[*ir.Var]ir.Expr) ir.Expr {
-	switch e := e.(type) {
-	case *ir.Var:
-		if d, ok := defs[e]; ok {
-			return expand(d, defs)
+	return ir.MapExpr(e, func(e ir.Expr) (ir.Expr, bool) {
+		if v, ok := e.(*ir.Var); ok && defs[v] != nil {
+			return expand(defs[v], defs), true
 		}
-	case *ir.Unary:
-		return &ir.Unary{Op: e.Op, X: expand(e.X, defs)}
-	case *ir.Binary:
-		return &ir.Binary{Op: e.Op, X: expand(e.X, defs), Y: expand(e.Y, defs)}
-	case *ir.Select:
-		return &ir.Select{Cond: expand(e.Cond, defs), Then: expand(e.Then, defs), Else: expand(e.Else, defs)}
-	case *ir.Convert:
-		return &ir.Convert{To: e.To, X: expand(e.X, defs)}
-	}
-	return e
+		return nil, false
+	})
 }

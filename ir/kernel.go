@@ -162,3 +162,29 @@ func Exprs(s Stmt) []Expr {
 	}
 	return es
 }
+
+// MapExpr returns e rebuilt top-down through f: where f returns (r, true),
+// r replaces that subexpression; elsewhere the node is rebuilt from its
+// children's results (leaves are kept as they are). e itself is unchanged.
+func MapExpr(e Expr, f func(Expr) (Expr, bool)) Expr {
+	if e == nil {
+		return nil
+	}
+	if r, ok := f(e); ok {
+		return r
+	}
+	m := func(x Expr) Expr { return MapExpr(x, f) }
+	switch e := e.(type) {
+	case *Unary:
+		return &Unary{Op: e.Op, X: m(e.X)}
+	case *Binary:
+		return &Binary{Op: e.Op, X: m(e.X), Y: m(e.Y)}
+	case *Select:
+		return &Select{Cond: m(e.Cond), Then: m(e.Then), Else: m(e.Else)}
+	case *Convert:
+		return &Convert{To: e.To, X: m(e.X)}
+	case *Load:
+		return &Load{Array: e.Array, Index: m(e.Index), Pos: e.Pos}
+	}
+	return e
+}

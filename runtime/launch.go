@@ -50,19 +50,12 @@ func gridSize(name string, k *ir.Kernel, cfg LaunchConfig, args []boundArg) (int
 // withLengths returns e with the lengths of the arrays in lengths replaced
 // by constants, so that it can be evaluated without the arrays' contents.
 func withLengths(e ir.Expr, lengths map[*ir.Array]uint32) ir.Expr {
-	switch e := e.(type) {
-	case *ir.Len:
-		if n, ok := lengths[e.Array]; ok {
-			return &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(n))}
+	return ir.MapExpr(e, func(e ir.Expr) (ir.Expr, bool) {
+		if l, ok := e.(*ir.Len); ok {
+			if n, ok := lengths[l.Array]; ok {
+				return &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(n))}, true
+			}
 		}
-	case *ir.Unary:
-		return &ir.Unary{Op: e.Op, X: withLengths(e.X, lengths)}
-	case *ir.Binary:
-		return &ir.Binary{Op: e.Op, X: withLengths(e.X, lengths), Y: withLengths(e.Y, lengths)}
-	case *ir.Select:
-		return &ir.Select{Cond: withLengths(e.Cond, lengths), Then: withLengths(e.Then, lengths), Else: withLengths(e.Else, lengths)}
-	case *ir.Convert:
-		return &ir.Convert{To: e.To, X: withLengths(e.X, lengths)}
-	}
-	return e
+		return nil, false
+	})
 }
