@@ -28,6 +28,15 @@
 //		out.Store(t, start.Add(j), value)                    // [start, start+count)
 //	})
 //
+// A Sorter runs, by default, a faster pipeline built from the same pieces:
+// the histogram and occurs keep their table in shared memory (a copy per
+// warp for small ranges) and merge it into global memory once per block,
+// occurs keeps one bit per value and sets it only when it is clear, and
+// counting sort's reconstruct gives every block an equal tile of the output
+// (it marks the runs that start in its tile and fills it by a max-scan).
+// The option Paper, and the methods PaperCountingSort and
+// PaperOccurrenceSort, run the paper's kernels as written.
+//
 // Every per-key kernel checks its key against the declared range: a key
 // outside it sets a flag that the host turns into an error, and is never
 // used as an index.

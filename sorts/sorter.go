@@ -24,22 +24,40 @@ var ErrKeyOutOfRange = errors.New("key outside the declared range")
 // or the CPU evaluator: the same code runs on both). It keeps its temporary
 // buffers between calls, growing them as needed. A Sorter is not safe for
 // use by several goroutines at once.
+//
+// By default the sorts run the fast pipeline: histogram and occurs
+// privatised in shared memory (global atomics only for ranges too wide for
+// it), occurs as a bitset, and a reconstruct in which every block writes an
+// equal tile of the output. The option Paper selects the paper's kernels
+// as written.
 type Sorter struct {
-	dev runtime.Device
-	fn  struct {
+	dev   runtime.Device
+	paper bool
+	fn    struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
+		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
+		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
 	scratch map[string]*runtime.Buffer[uint32]
 }
 
+// kernelLoad is a kernel New builds and loads, and where it keeps it.
+type kernelLoad struct {
+	fn    *runtime.Function
+	build func() *dsl.Kernel
+}
+
 // New loads the kernels on dev (compiling them on a GPU, through the
 // runtime's cache).
-func New(dev runtime.Device) (*Sorter, error) {
-	s := &Sorter{dev: dev, scratch: map[string]*runtime.Buffer[uint32]{}}
-	for _, l := range []struct {
-		fn    *runtime.Function
-		build func() *dsl.Kernel
-	}{
+func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	s := &Sorter{dev: dev, paper: c.paper, scratch: map[string]*runtime.Buffer[uint32]{}}
+	s.fn.sharedHistograms = make([]runtime.Function, len(histogramShapes))
+	s.fn.sharedOccurs = make([]runtime.Function, len(bitsShapes))
+	loads := []kernelLoad{
 		{&s.fn.histogram, HistogramKernel},
 		{&s.fn.occurs, OccursKernel},
 		{&s.fn.scan, func() *dsl.Kernel { return ScanKernel(scanLog) }},
@@ -47,7 +65,19 @@ func New(dev runtime.Device) (*Sorter, error) {
 		{&s.fn.reconstruct, ReconstructKernel},
 		{&s.fn.reconstructOnce, ReconstructOnceKernel},
 		{&s.fn.keyRange, RangeKernel},
-	} {
+		{&s.fn.occursBits, GlobalOccursKernel},
+		{&s.fn.popcount, PopcountKernel},
+		{&s.fn.reconstructBits, BitsReconstructKernel},
+		{&s.fn.tileStarts, TileStartsKernel},
+		{&s.fn.reconstructTiles, TileReconstructKernel},
+	}
+	for i, k := range SharedHistogramKernels() {
+		loads = append(loads, kernelLoad{&s.fn.sharedHistograms[i], func() *dsl.Kernel { return k }})
+	}
+	for i, k := range SharedOccursKernels() {
+		loads = append(loads, kernelLoad{&s.fn.sharedOccurs[i], func() *dsl.Kernel { return k }})
+	}
+	for _, l := range loads {
 		k, err := l.build().Build()
 		if err != nil {
 			return nil, err
@@ -75,10 +105,10 @@ func (s *Sorter) buffer(name string, n int) (*runtime.Buffer[uint32], error) {
 	b := s.scratch[name]
 	if b == nil || b.Len() < n {
 		if b != nil {
+			delete(s.scratch, name) // even if Free fails, it is not used again
 			if err := b.Free(); err != nil {
 				return nil, err
 			}
-			delete(s.scratch, name)
 		}
 		var err error
 		if b, err = runtime.Alloc[uint32](s.dev, max(n, 1)); err != nil {
@@ -154,30 +184,61 @@ func (s *Sorter) Histogram(bins, keys *runtime.Buffer[uint32], lo uint32) error 
 	if err := bins.Fill(0); err != nil {
 		return err
 	}
-	return s.perKey(s.fn.histogram, keys, lo, bins)
-}
-
-// perKey runs a per-key kernel (histogram or occurs) and turns its flag
-// into an error.
-func (s *Sorter) perKey(f runtime.Function, keys *runtime.Buffer[uint32], lo uint32, bins *runtime.Buffer[uint32]) error {
-	bad, err := s.buffer("bad", 1)
+	if s.paper {
+		return s.perKey(s.fn.histogram, keys, lo, bins)
+	}
+	bad, err := s.clearedFlag()
 	if err != nil {
 		return err
 	}
-	if err := bad.Fill(0); err != nil {
+	if err := s.sharedHistogram(bins, keys, lo, bad); err != nil {
+		return err
+	}
+	return checkFlag(bad, lo, bins.Len())
+}
+
+// perKey runs a paper per-key kernel (histogram or occurs) and turns its
+// flag into an error.
+func (s *Sorter) perKey(f runtime.Function, keys *runtime.Buffer[uint32], lo uint32, bins *runtime.Buffer[uint32]) error {
+	return s.flagged(keys, lo, bins.Len(), func(bad *runtime.Buffer[uint32]) error {
+		return s.launch(f, keys, lo, bins, bad)
+	})
+}
+
+// flagged runs a per-key kernel through launch (when there are keys) with a
+// cleared bad flag, and turns the flag into an error naming the range of
+// values values from lo.
+func (s *Sorter) flagged(keys *runtime.Buffer[uint32], lo uint32, values int, launch func(bad *runtime.Buffer[uint32]) error) error {
+	bad, err := s.clearedFlag()
+	if err != nil {
 		return err
 	}
 	if keys.Len() > 0 {
-		if err := s.launch(f, keys, lo, bins, bad); err != nil {
+		if err := launch(bad); err != nil {
 			return err
 		}
 	}
+	return checkFlag(bad, lo, values)
+}
+
+// clearedFlag returns the bad flag, set to 0.
+func (s *Sorter) clearedFlag() (*runtime.Buffer[uint32], error) {
+	bad, err := s.buffer("bad", 1)
+	if err != nil {
+		return nil, err
+	}
+	return bad, bad.Fill(0)
+}
+
+// checkFlag returns an error wrapping ErrKeyOutOfRange if a kernel set the
+// bad flag: it waits for the kernels before it.
+func checkFlag(bad *runtime.Buffer[uint32], lo uint32, values int) error {
 	flag, err := bad.ToSlice()
 	if err != nil {
 		return err
 	}
 	if flag[0] != 0 {
-		return fmt.Errorf("sorts: %w [%d, %d)", ErrKeyOutOfRange, lo, uint64(lo)+uint64(bins.Len()))
+		return fmt.Errorf("sorts: %w [%d, %d)", ErrKeyOutOfRange, lo, uint64(lo)+uint64(values))
 	}
 	return nil
 }
@@ -197,7 +258,8 @@ func checkRange(lo, hi uint32) (int, error) {
 // CountingSort writes the keys, sorted, to out (of the same length). Every
 // key must lie in [lo, hi); a key outside is an error wrapping
 // ErrKeyOutOfRange, and out is then undefined (but nothing is written
-// outside it).
+// outside it). A half-open range cannot hold the key 2^32-1: keys that may
+// include it are sorted with CountingSortAuto, which finds the range.
 func (s *Sorter) CountingSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) error {
 	bins, err := checkRange(lo, hi)
 	if err != nil {
@@ -218,9 +280,35 @@ func (s *Sorter) OccurrenceSort(out, keys *runtime.Buffer[uint32], lo, hi uint32
 	return s.countingSort(out, keys, lo, bins, true)
 }
 
-// countingSort is the paper's pipeline: histogram (or occurs), exclusive
-// scan into positions, reconstruct. It returns the number of keys written.
+// PaperCountingSort is CountingSort by the paper's pipeline, whatever the
+// Sorter's options.
+func (s *Sorter) PaperCountingSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) error {
+	bins, err := checkRange(lo, hi)
+	if err != nil {
+		return err
+	}
+	_, err = s.sortChecked(out, keys, lo, bins, false, true)
+	return err
+}
+
+// PaperOccurrenceSort is OccurrenceSort by the paper's pipeline, whatever
+// the Sorter's options.
+func (s *Sorter) PaperOccurrenceSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) (int, error) {
+	bins, err := checkRange(lo, hi)
+	if err != nil {
+		return 0, err
+	}
+	return s.sortChecked(out, keys, lo, bins, true, true)
+}
+
+// countingSort runs the Sorter's pipeline (fast, or the paper's with the
+// option Paper). It returns the number of keys written.
 func (s *Sorter) countingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int, unique bool) (int, error) {
+	return s.sortChecked(out, keys, lo, bins, unique, s.paper)
+}
+
+// sortChecked checks the buffers' lengths and runs the chosen pipeline.
+func (s *Sorter) sortChecked(out, keys *runtime.Buffer[uint32], lo uint32, bins int, unique, paper bool) (int, error) {
 	if out.Len() != keys.Len() {
 		return 0, fmt.Errorf("sorts: sorting %d keys into %d", keys.Len(), out.Len())
 	}
@@ -230,6 +318,18 @@ func (s *Sorter) countingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins
 	if keys.Len() > math.MaxUint32 {
 		return 0, fmt.Errorf("sorts: %d keys, more than 2^32-1", keys.Len())
 	}
+	switch {
+	case paper:
+		return s.paperSort(out, keys, lo, bins, unique)
+	case unique:
+		return s.fastOccurrenceSort(out, keys, lo, bins)
+	}
+	return keys.Len(), s.fastCountingSort(out, keys, lo, bins)
+}
+
+// paperSort is the paper's pipeline: histogram (or occurs), exclusive scan
+// into positions, reconstruct with one thread per value.
+func (s *Sorter) paperSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int, unique bool) (int, error) {
 	hist, err := s.buffer("hist", bins)
 	if err != nil {
 		return 0, err

@@ -42,10 +42,10 @@ func uniqueSorted(keys []uint32) []uint32 {
 	return slices.Compact(s)
 }
 
-// checkAll runs every function of a Sorter on random data against plain
-// Go, for cases cases of at most maxN keys.
-func checkAll(t *testing.T, dev runtime.Device, cases, maxN int) {
-	s, err := sorts.New(dev)
+// checkAll runs every function of a Sorter made with opts on random data
+// against plain Go, for cases cases of at most maxN keys.
+func checkAll(t *testing.T, dev runtime.Device, cases, maxN int, opts ...sorts.Option) {
+	s, err := sorts.New(dev, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,9 +127,9 @@ func checkAll(t *testing.T, dev runtime.Device, cases, maxN int) {
 }
 
 // checkOutOfRange gives a key at hi, past the range, and checks every
-// function that takes a range reports it.
-func checkOutOfRange(t *testing.T, dev runtime.Device, n int) {
-	s, err := sorts.New(dev)
+// function that takes a range reports it, on a Sorter made with opts.
+func checkOutOfRange(t *testing.T, dev runtime.Device, n int, opts ...sorts.Option) {
+	s, err := sorts.New(dev, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

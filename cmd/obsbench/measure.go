@@ -45,6 +45,20 @@ var ourMethods = []method{
 		},
 		want: distinctOf,
 	},
+	{
+		name: obsCountingPaper,
+		sort: func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
+			return keys.Len(), s.PaperCountingSort(out, keys, 0, hi)
+		},
+		want: func(sorted []uint32) []uint32 { return sorted },
+	},
+	{
+		name: obsOccurrencePaper,
+		sort: func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
+			return s.PaperOccurrenceSort(out, keys, 0, hi)
+		},
+		want: distinctOf,
+	},
 }
 
 // bench times methods on one device, checking each one's result once.

@@ -49,8 +49,8 @@ func TestMeasureOnTheCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 2*4*2+1 {
-		t.Fatalf("%d rows, want %d:\n%v", len(rows), 2*4*2+1, rows)
+	if want := 2*4*len(ourMethods) + 1; len(rows) != want {
+		t.Fatalf("%d rows, want %d:\n%v", len(rows), want, rows)
 	}
 	for _, r := range rows {
 		if r.method == cubRadixBits {

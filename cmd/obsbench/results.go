@@ -19,16 +19,19 @@ const csvHeader = "n,dist,method,median_ms,min_ms,max_ms,runs"
 const (
 	obsCounting   = "obs_counting"
 	obsOccurrence = "obs_occurrence"
-	cubRadixBits  = "cub_radix_bits"
-	cubRadixFull  = "cub_radix_full"
-	thrustSort    = "thrust_sort"
-	cubSortUnique = "cub_sort_unique"
-	memcpyMethod  = "memcpy"
+	// The paper's pipelines, kept for comparison.
+	obsCountingPaper   = "obs_counting_paper"
+	obsOccurrencePaper = "obs_occurrence_paper"
+	cubRadixBits       = "cub_radix_bits"
+	cubRadixFull       = "cub_radix_full"
+	thrustSort         = "thrust_sort"
+	cubSortUnique      = "cub_sort_unique"
+	memcpyMethod       = "memcpy"
 )
 
 // methodOrder is the order of the methods in the CSV, the charts' legends
 // and their colours.
-var methodOrder = []string{obsCounting, obsOccurrence, cubRadixBits, cubRadixFull, thrustSort, cubSortUnique, memcpyMethod}
+var methodOrder = []string{obsCounting, obsOccurrence, obsCountingPaper, obsOccurrencePaper, cubRadixBits, cubRadixFull, thrustSort, cubSortUnique, memcpyMethod}
 
 // row is one measurement: a method sorting n keys of one distribution,
 // timed over runs runs.

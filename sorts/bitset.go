@@ -1,0 +1,80 @@
+package sorts
+
+import (
+	"github.com/obsidian-go/obsidian/dsl"
+)
+
+// Occurrence sort on a bitset: occurs sets bit k-lo of the bitset for
+// every key k, a popcount per word and an exclusive scan give every word the
+// position of its first value in the output, and one thread per word writes
+// the word's values there. Every thread writes at most 32 values, whatever
+// the distribution.
+
+// GlobalOccursKernel returns occurs on a bitset in global memory, for
+// ranges too wide for shared memory: every key tests its bit and sets it
+// with an atomic or only when it is clear. The host zeroes the bitset.
+func GlobalOccursKernel() *dsl.Kernel {
+	k := dsl.NewKernel("occursBits", 256)
+	keys := dsl.Input[uint32](k, "keys")
+	lo := dsl.Param[uint32](k, "lo")
+	bins := dsl.Param[uint32](k, "bins")
+	set := dsl.InOut[uint32](k, "bits")
+	bad := dsl.Output[uint32](k, "bad")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAll(keys.Len(), func(t *dsl.Thread, i dsl.U32) {
+			inRange(t, keys.At(i), lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
+				setBits(t, set, bin.Shr(dsl.N(5)), dsl.N(1).Shl(bin.And(dsl.N(31))))
+			})
+		})
+	})
+	return k
+}
+
+// popcount returns the number of bits set in x (there is no population
+// count instruction in the IR, so it is the usual sum of bit fields).
+func popcount(x dsl.U32) dsl.U32 {
+	x = x.Sub(x.Shr(dsl.N(1)).And(dsl.N(0x55555555)))
+	x = x.And(dsl.N(0x33333333)).Add(x.Shr(dsl.N(2)).And(dsl.N(0x33333333)))
+	x = x.Add(x.Shr(dsl.N(4))).And(dsl.N(0x0F0F0F0F))
+	return x.Mul(dsl.N(0x01010101)).Shr(dsl.N(24))
+}
+
+// PopcountKernel returns the kernel that writes the number of bits set in
+// every word of bits to counts.
+func PopcountKernel() *dsl.Kernel {
+	k := dsl.NewKernel("popcount", 256)
+	set := dsl.Input[uint32](k, "bits")
+	counts := dsl.Output[uint32](k, "counts")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAll(counts.Len(), func(t *dsl.Thread, i dsl.U32) {
+			counts.Store(t, i, popcount(set.At(i)))
+		})
+	})
+	return k
+}
+
+// BitsReconstructKernel returns occurrence sort's reconstruct from a
+// bitset: the thread of word j writes lo + 32j + b for every bit b set in
+// the word, in order, from out[pos[j]] on (pos is the exclusive scan of the
+// words' popcounts).
+func BitsReconstructKernel() *dsl.Kernel {
+	k := dsl.NewKernel("reconstructBits", 256)
+	set := dsl.Input[uint32](k, "bits")
+	pos := dsl.Input[uint32](k, "pos")
+	lo := dsl.Param[uint32](k, "lo")
+	out := dsl.Output[uint32](k, "out")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAll(set.Len(), func(t *dsl.Thread, j dsl.U32) {
+			word := dsl.Let(t, set.At(j))
+			at := dsl.Let(t, pos.At(j))
+			first := lo.Add(j.Shl(dsl.N(5)))
+			t.While(word.Ne(dsl.N(0)), func(t *dsl.Thread) {
+				low := word.And(word.Neg())
+				out.Store(t, at.Exp, first.Add(popcount(low.Sub(dsl.N(1)))))
+				at.Set(at.Add(dsl.N(1)))
+				word.Set(word.And(word.Sub(dsl.N(1))))
+			})
+		})
+	})
+	return k
+}

@@ -1,0 +1,156 @@
+package sorts
+
+import (
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// How the shared-table kernels split their keys: at least keysPerThread
+// keys per thread, at most maxParts parts (about as many blocks as a GPU
+// keeps resident), and few enough parts that merging the blocks' tables
+// into the global one costs at most one atomic per mergeRatio keys.
+const (
+	keysPerThread = 16
+	maxParts      = 1024
+	mergeRatio    = 8
+)
+
+// ceilDiv returns a/b rounded up, for a >= 0 and b > 0.
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// sharedPlan is a launch of a shared-table kernel: which kernel, how many
+// key parts and table slices.
+type sharedPlan struct {
+	fn            runtime.Function
+	parts, slices int
+}
+
+// planShared chooses the shape for a table of cells cells over n keys: the
+// first that holds it, or the last cut into at most maxSlices slices; ok is
+// false when the table is wider than that.
+func planShared(fns []runtime.Function, shapes []tableShape, cells, n int) (p sharedPlan, ok bool) {
+	i := len(shapes) - 1
+	for j, shape := range shapes {
+		if cells <= shape.capacity {
+			i = j
+			break
+		}
+	}
+	shape := shapes[i]
+	slices := ceilDiv(cells, shape.capacity)
+	if slices > maxSlices {
+		return sharedPlan{}, false
+	}
+	used := min(cells, shape.capacity)
+	parts := min(ceilDiv(n, shape.threads*keysPerThread), maxParts, max(1, n/(mergeRatio*used*slices)))
+	return sharedPlan{fn: fns[i], parts: max(parts, 1), slices: slices}, true
+}
+
+// launchShared runs a shared-table kernel, which sets bad for a key
+// outside [lo, lo+bins).
+func (s *Sorter) launchShared(p sharedPlan, table, keys *runtime.Buffer[uint32], lo uint32, bins int, bad *runtime.Buffer[uint32]) error {
+	return s.launch(p.fn, keys, lo, uint32(bins), uint32(p.parts), uint32(p.slices), table, bad)
+}
+
+// sharedHistogram counts the keys into bins (zeroed) with the counters in
+// shared memory, or with a global atomic per key when the range is too
+// wide; a key outside the range sets bad.
+func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, bad *runtime.Buffer[uint32]) error {
+	if keys.Len() == 0 {
+		return nil
+	}
+	p, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins.Len(), keys.Len())
+	if !ok {
+		return s.launch(s.fn.histogram, keys, lo, bins, bad)
+	}
+	return s.launchShared(p, bins, keys, lo, bins.Len(), bad)
+}
+
+// fastCountingSort is counting sort by shared histogram, scan and tile
+// reconstruct.
+func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) error {
+	hist, err := s.buffer("hist", bins)
+	if err != nil {
+		return err
+	}
+	pos, err := s.buffer("pos", bins+1)
+	if err != nil {
+		return err
+	}
+	starts, err := s.buffer("starts", ceilDiv(keys.Len(), tileSize)+1)
+	if err != nil {
+		return err
+	}
+	bad, err := s.clearedFlag()
+	if err != nil {
+		return err
+	}
+	if err := hist.Fill(0); err != nil {
+		return err
+	}
+	// A key out of range is not counted, so the positions stay inside out:
+	// the flag is read once, at the end.
+	if err := s.sharedHistogram(hist, keys, lo, bad); err != nil {
+		return err
+	}
+	if err := s.ScanExclusive(pos, hist); err != nil {
+		return err
+	}
+	if err := s.launch(s.fn.tileStarts, pos, starts); err != nil {
+		return err
+	}
+	if err := s.launch(s.fn.reconstructTiles, pos, starts, lo, out); err != nil {
+		return err
+	}
+	return checkFlag(bad, lo, bins)
+}
+
+// fastOccurrenceSort is occurrence sort by a bitset (in shared memory when
+// it fits), popcounts, scan and reconstruct from the bits. It returns the
+// number of distinct keys.
+func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) (int, error) {
+	words := ceilDiv(bins, 32)
+	set, err := s.buffer("bits", words)
+	if err != nil {
+		return 0, err
+	}
+	counts, err := s.buffer("hist", words)
+	if err != nil {
+		return 0, err
+	}
+	pos, err := s.buffer("pos", words+1)
+	if err != nil {
+		return 0, err
+	}
+	bad, err := s.clearedFlag()
+	if err != nil {
+		return 0, err
+	}
+	if err := set.Fill(0); err != nil {
+		return 0, err
+	}
+	if p, ok := planShared(s.fn.sharedOccurs, bitsShapes, words, keys.Len()); ok {
+		err = s.launchShared(p, set, keys, lo, bins, bad)
+	} else {
+		err = s.launch(s.fn.occursBits, keys, lo, uint32(bins), set, bad)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := s.launch(s.fn.popcount, set, counts); err != nil {
+		return 0, err
+	}
+	if err := s.ScanExclusive(pos, counts); err != nil {
+		return 0, err
+	}
+	if err := s.launch(s.fn.reconstructBits, set, pos, lo, out); err != nil {
+		return 0, err
+	}
+	if err := checkFlag(bad, lo, bins); err != nil {
+		return 0, err
+	}
+	total, err := pos.View(words, 1).ToSlice()
+	if err != nil {
+		return 0, err
+	}
+	return int(total[0]), nil
+}

@@ -1,0 +1,185 @@
+package sorts
+
+import (
+	"fmt"
+
+	"github.com/obsidian-go/obsidian/dsl"
+)
+
+// Per-key kernels with a table privatised in shared memory: the keys are
+// split into parts (one block reads part p's keys, p*threads + tid +
+// j*parts*threads, so that every step of the block reads consecutive keys),
+// and the table into slices of at most capacity cells. Virtual block
+// part*slices + slice keeps its own zeroed copies of the slice in shared
+// memory, updates them for every key of its part that lands in the slice,
+// and merges the non-zero cells into the global table once. Contended
+// updates then stay in shared memory, and only the merge touches global
+// memory.
+
+// keysAtOnce is the number of keys a thread loads before counting them.
+const keysAtOnce = 4
+
+// tableShape is the shape of a kernel with a shared table.
+type tableShape struct {
+	threads  int // threads per block
+	copies   int // copies of the table per block: 1, or one per warp
+	capacity int // cells of one copy
+}
+
+// bytes returns the shared memory the shape's table takes.
+func (s tableShape) bytes() int { return 4 * s.copies * s.capacity }
+
+// tableKind says what a shared table holds: counts (histogram) or bits
+// (occurs).
+type tableKind struct {
+	name string
+	// global declares the kernel's global table.
+	global func(k *dsl.Kernel, name string) dsl.Array[uint32]
+	// cell returns the table cell of a bin (a value minus lo).
+	cell func(bin dsl.U32) dsl.U32
+	// update records a bin in cell i of a shared copy.
+	update func(t *dsl.Thread, sh dsl.Array[uint32], i, bin dsl.U32)
+	// combine merges the copies of one cell.
+	combine func(x, y dsl.U32) dsl.U32
+	// merge adds a non-zero shared cell v into cell i of the global table.
+	merge func(t *dsl.Thread, table dsl.Array[uint32], i, v dsl.U32)
+}
+
+// counts is the histogram's table: one counter per bin.
+var counts = tableKind{
+	name:   "histogram",
+	global: dsl.Output[uint32],
+	cell:   func(bin dsl.U32) dsl.U32 { return bin },
+	update: func(t *dsl.Thread, sh dsl.Array[uint32], i, _ dsl.U32) {
+		sh.Atomic(t, dsl.AtomicAdd, i, dsl.N(1))
+	},
+	combine: dsl.U32.Add,
+	merge: func(t *dsl.Thread, table dsl.Array[uint32], i, v dsl.U32) {
+		table.Atomic(t, dsl.AtomicAdd, i, v)
+	},
+}
+
+// bits is occurs' table: one bit per bin, 32 bins to a word.
+var bits = tableKind{
+	name:   "occurs",
+	global: dsl.InOut[uint32],
+	cell:   func(bin dsl.U32) dsl.U32 { return bin.Shr(dsl.N(5)) },
+	update: func(t *dsl.Thread, sh dsl.Array[uint32], i, bin dsl.U32) {
+		setBits(t, sh, i, dsl.N(1).Shl(bin.And(dsl.N(31))))
+	},
+	combine: dsl.U32.Or,
+	merge:   setBits,
+}
+
+// setBits sets the bits of mask in word i of a with an atomic or, but only
+// when one of them is clear: most keys of a small range find their bit set
+// and leave the word alone (test before set).
+func setBits(t *dsl.Thread, a dsl.Array[uint32], i, mask dsl.U32) {
+	t.If(a.At(i).And(mask).Ne(mask), func(t *dsl.Thread) { a.Atomic(t, dsl.AtomicOr, i, mask) })
+}
+
+// sharedTableKernel returns the per-key kernel of kind (counts or bits)
+// with its table privatised in shared memory, in the given shape. Its
+// parameters are the keys, lo, the number of values bins (keys outside
+// [lo, lo+bins) set bad[0]), the number of key parts and table slices, the
+// global table (zeroed by the host) and the bad flag.
+func sharedTableKernel(name string, kind tableKind, shape tableShape) *dsl.Kernel {
+	k := dsl.NewKernel(name, shape.threads)
+	keys := dsl.Input[uint32](k, "keys")
+	lo := dsl.Param[uint32](k, "lo")
+	bins := dsl.Param[uint32](k, "bins")
+	parts := dsl.Param[uint32](k, "parts")
+	slices := dsl.Param[uint32](k, "slices")
+	table := kind.global(k, "table")
+	bad := dsl.Output[uint32](k, "bad")
+	capacity, threads := dsl.N(uint32(shape.capacity)), dsl.N(uint32(shape.threads))
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(parts.Mul(slices), func(b *dsl.Block, vb dsl.U32) {
+			part := dsl.Let(b, vb.Div(slices))
+			base := dsl.Let(b, vb.Rem(slices).Mul(capacity))
+			used := dsl.Let(b, table.Len().Sub(base.Exp).Min(capacity))
+			sh := dsl.Shared[uint32](b, shape.copies*shape.capacity)
+			b.ForAll(used.Mul(dsl.N(uint32(shape.copies))), func(t *dsl.Thread, i dsl.U32) { sh.Store(t, i, dsl.N(0)) })
+			b.Sync()
+			stride := parts.Mul(threads)
+			b.ForAll(threads, func(t *dsl.Thread, tid dsl.U32) {
+				first := dsl.Let(t, part.Mul(threads).Add(tid))
+				t.If(first.Lt(keys.Len()), func(t *dsl.Thread) {
+					copyBase := dsl.Let(t, tid.Div(dsl.N(uint32(shape.threads/shape.copies))).Mul(used.Exp))
+					rounds := keys.Len().Sub(first.Exp).Sub(dsl.N(1)).Div(stride.Mul(dsl.N(keysAtOnce))).Add(dsl.N(1))
+					t.For(rounds, func(t *dsl.Thread, j dsl.U32) {
+						// keysAtOnce keys are loaded before any is counted, so
+						// that their loads are in flight together.
+						var ok [keysAtOnce]dsl.Bool
+						var key [keysAtOnce]dsl.U32
+						for u := range keysAtOnce {
+							ix := dsl.Let(t, dsl.Cast[uint64](first.Exp).Add(dsl.Cast[uint64](j.Mul(dsl.N(keysAtOnce)).Add(dsl.N(uint32(u)))).Mul(dsl.Cast[uint64](stride))))
+							ok[u] = ix.Lt(dsl.Cast[uint64](keys.Len()))
+							key[u] = dsl.Let(t, dsl.Select(ok[u], keys.At(dsl.Cast[uint32](ix.Exp)), lo)).Exp
+						}
+						for u := range keysAtOnce {
+							t.If(ok[u], func(t *dsl.Thread) {
+								inRange(t, key[u], lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
+									cell := dsl.Let(t, kind.cell(bin).Sub(base.Exp))
+									t.If(cell.Lt(used.Exp), func(t *dsl.Thread) { kind.update(t, sh, copyBase.Add(cell.Exp), bin) })
+								})
+							})
+						}
+					})
+				})
+			})
+			b.Sync()
+			b.ForAll(used.Exp, func(t *dsl.Thread, i dsl.U32) {
+				v := sh.At(i)
+				for c := 1; c < shape.copies; c++ {
+					v = kind.combine(v, sh.At(used.Mul(dsl.N(uint32(c))).Add(i)))
+				}
+				cell := dsl.Let(t, v)
+				t.If(cell.Ne(dsl.N(0)), func(t *dsl.Thread) { kind.merge(t, table, base.Add(i), cell.Exp) })
+			})
+		})
+	})
+	return k
+}
+
+// The shapes of the shared tables, smallest first: the Sorter takes the
+// first whose capacity holds the table, and the last, sliced, for tables up
+// to maxSlices times its capacity.
+var (
+	histogramShapes = []tableShape{
+		{threads: 256, copies: 8, capacity: 1 << 10}, // a copy per warp: small ranges, most contended
+		{threads: 512, copies: 1, capacity: 1 << 13},
+		{threads: 1024, copies: 1, capacity: 1 << 15},
+	}
+	bitsShapes = []tableShape{
+		{threads: 512, copies: 1, capacity: 1 << 13},  // 2^18 bins
+		{threads: 1024, copies: 1, capacity: 1 << 15}, // 2^20 bins
+	}
+)
+
+// maxSlices is the most slices a shared table is cut into; wider tables
+// use global atomics, as every block would read all its keys once per
+// slice.
+const maxSlices = 4
+
+// SharedHistogramKernels returns the histogram kernels with the counters
+// privatised in shared memory, one per shape (see Sorter.Histogram).
+func SharedHistogramKernels() []*dsl.Kernel { return sharedTableKernels(counts, histogramShapes) }
+
+// SharedOccursKernels returns the occurs kernels with a bitset privatised
+// in shared memory, one per shape.
+func SharedOccursKernels() []*dsl.Kernel { return sharedTableKernels(bits, bitsShapes) }
+
+func sharedTableKernels(kind tableKind, shapes []tableShape) []*dsl.Kernel {
+	ks := make([]*dsl.Kernel, len(shapes))
+	for i, s := range shapes {
+		ks[i] = sharedTableKernel(shapeName(kind.name, s), kind, s)
+	}
+	return ks
+}
+
+// shapeName names a shared-table kernel by its kind and shape, e.g.
+// histogramShared1024x8 (8 copies of 1024 cells).
+func shapeName(kind string, s tableShape) string {
+	return fmt.Sprintf("%sShared%dx%d", kind, s.capacity, s.copies)
+}
