@@ -4,28 +4,19 @@ import (
 	"github.com/obsidian-go/obsidian/ir"
 )
 
-// atomicTypes lists the element types CUDA has each atomic operation for.
-var atomicTypes = map[ir.AtomicOp][]ir.Type{
-	ir.AtomicAdd:  {ir.Int32, ir.Uint32, ir.Int64, ir.Uint64, ir.Float32, ir.Float64},
-	ir.AtomicSub:  {ir.Int32, ir.Uint32},
-	ir.AtomicInc:  {ir.Uint32},
-	ir.AtomicDec:  {ir.Uint32},
-	ir.AtomicMin:  {ir.Int32, ir.Uint32, ir.Int64, ir.Uint64},
-	ir.AtomicMax:  {ir.Int32, ir.Uint32, ir.Int64, ir.Uint64},
-	ir.AtomicAnd:  {ir.Int32, ir.Uint32, ir.Int64, ir.Uint64},
-	ir.AtomicOr:   {ir.Int32, ir.Uint32, ir.Int64, ir.Uint64},
-	ir.AtomicXor:  {ir.Int32, ir.Uint32, ir.Int64, ir.Uint64},
-	ir.AtomicExch: {ir.Int32, ir.Uint32, ir.Int64, ir.Uint64, ir.Float32},
-	ir.AtomicCAS:  {ir.Int32, ir.Uint32, ir.Int64, ir.Uint64},
-}
+// atomicSupports reports whether CUDA has atomic op for elements of type t.
+func atomicSupports(op ir.AtomicOp, t ir.Type) bool { return ir.AtomicSupported(op, t) }
 
-func atomicSupports(op ir.AtomicOp, t ir.Type) bool {
-	for _, u := range atomicTypes[op] {
-		if u == t {
-			return true
+// atomicTypes lists the element types CUDA has atomic op for, in the order
+// of ir.Types.
+func atomicTypes(op ir.AtomicOp) []ir.Type {
+	var ts []ir.Type
+	for _, t := range ir.Types {
+		if ir.AtomicSupported(op, t) {
+			ts = append(ts, t)
 		}
 	}
-	return false
+	return ts
 }
 
 func (v *verifier) atomic(s *ir.Atomic) {
@@ -35,13 +26,14 @@ func (v *verifier) atomic(s *ir.Atomic) {
 	}
 	elem := s.Array.Elem
 	v.index(s.Index, s.Array, s.Pos)
-	if _, known := atomicTypes[s.Op]; !known {
+	types := atomicTypes(s.Op)
+	if len(types) == 0 { // every operation CUDA has is defined for some type
 		v.errorf(s.Pos, "unknown atomic operation %d", s.Op)
 		return
 	}
 	if !atomicSupports(s.Op, elem) {
 		v.errorf(s.Pos, "atomic %v on %s, an array of %v: CUDA has atomic %v only for %v", s.Op, s.Array.Name,
-			elem, s.Op, atomicTypes[s.Op])
+			elem, s.Op, types)
 	}
 	if t, ok := v.expr(s.Value, s.Pos); ok && t != elem {
 		v.errorf(s.Pos, "atomic %v of a %v value on %s, an array of %v", s.Op, t, s.Array.Name, elem)

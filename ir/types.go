@@ -188,6 +188,7 @@ type Error struct {
 	Msg string
 }
 
+// Error implements error: "file:line: message".
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 
 // Errorf returns an *Error at pos.

@@ -89,6 +89,8 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	}
 	if s, ok := cfg.Stream.(*cpuStream); cfg.Stream != nil && (!ok || s.device != d) {
 		return fmt.Errorf("launching kernel %s on %s: the stream is not one of its streams", cf.Name(), d.Name())
+	} else if ok && s.closed.Load() {
+		return fmt.Errorf("launching kernel %s on %s: %w", cf.Name(), d.Name(), errStreamClosed)
 	}
 	bound, err := cf.sig.bind(cf.Name(), d, args)
 	if err != nil {
@@ -154,21 +156,35 @@ func (s *cpuStorage) release() error { return nil }
 
 // cpuStream is a stream of the CPU device: launches run as they are made,
 // so there is never anything to wait for.
-type cpuStream struct{ device *cpuDevice }
+type cpuStream struct {
+	device *cpuDevice
+	closed atomic.Bool
+}
 
 // NewStream implements Device.
 func (d *cpuDevice) NewStream() (Stream, error) { return &cpuStream{device: d}, nil }
 
 // Synchronize implements Stream.
-func (s *cpuStream) Synchronize() error { return nil }
+func (s *cpuStream) Synchronize() error {
+	if s.closed.Load() {
+		return errStreamClosed
+	}
+	return nil
+}
 
-// Close implements Stream.
-func (s *cpuStream) Close() error { return nil }
+// Close implements Stream. Closing twice is an error, as on a GPU.
+func (s *cpuStream) Close() error {
+	if s.closed.Swap(true) {
+		return errStreamClosed
+	}
+	return nil
+}
 
 // cpuEvent records the wall-clock time.
 type cpuEvent struct {
 	device *cpuDevice
 	at     atomic.Int64 // Unix nanoseconds when recorded; 0 before
+	closed atomic.Bool
 }
 
 // NewEvent implements Device.
@@ -176,15 +192,25 @@ func (d *cpuDevice) NewEvent() (Event, error) { return &cpuEvent{device: d}, nil
 
 // Record implements Event.
 func (e *cpuEvent) Record(s Stream) error {
+	if e.closed.Load() {
+		return errEventClosed
+	}
 	if cs, ok := s.(*cpuStream); s != nil && (!ok || cs.device != e.device) {
 		return fmt.Errorf("recording an event of %s on a stream of another device", e.device.Name())
+	} else if ok && cs.closed.Load() {
+		return fmt.Errorf("recording an event: %w", errStreamClosed)
 	}
 	e.at.Store(time.Now().UnixNano())
 	return nil
 }
 
 // Synchronize implements Event.
-func (e *cpuEvent) Synchronize() error { return nil }
+func (e *cpuEvent) Synchronize() error {
+	if e.closed.Load() {
+		return errEventClosed
+	}
+	return nil
+}
 
 // Since implements Event.
 func (e *cpuEvent) Since(start Event) (time.Duration, error) {
@@ -192,11 +218,19 @@ func (e *cpuEvent) Since(start Event) (time.Duration, error) {
 	if !ok || s.device != e.device {
 		return 0, errors.New("timing events of different devices")
 	}
+	if e.closed.Load() || s.closed.Load() {
+		return 0, errEventClosed
+	}
 	if s.at.Load() == 0 || e.at.Load() == 0 {
 		return 0, errors.New("timing events that have not been recorded")
 	}
 	return time.Duration(e.at.Load() - s.at.Load()), nil
 }
 
-// Close implements Event.
-func (e *cpuEvent) Close() error { return nil }
+// Close implements Event. Closing twice is an error, as on a GPU.
+func (e *cpuEvent) Close() error {
+	if e.closed.Swap(true) {
+		return errEventClosed
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	goruntime "runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -19,6 +20,9 @@ type GPU struct {
 	props   Properties
 	cache   *kernelCache
 	closed  atomic.Bool
+	// use is read-locked by every driver call through with, and
+	// write-locked by Close to wait for those in flight.
+	use sync.RWMutex
 }
 
 // Properties describes a GPU.
@@ -119,25 +123,37 @@ func (g *GPU) Synchronize() error {
 }
 
 // Close waits for the GPU's work, unloads its kernels and releases its
-// primary context. Closing twice is an error.
+// primary context. Calls running on the GPU from other goroutines finish
+// first; later ones return an error. Closing twice is an error.
 func (g *GPU) Close() error {
 	if g.closed.Swap(true) {
 		return errClosed
 	}
+	// Once the write lock is had, no call is inside with and every later one
+	// sees closed, so the teardown runs alone. The lock is let go before
+	// the kernels are unloaded: that takes the cache's mutex, which a load
+	// holds while it waits to enter with.
+	g.use.Lock()
 	goruntime.LockOSThread()
 	defer goruntime.UnlockOSThread()
 	errs := []error{
 		g.drv.ctxSetCurrent.call(g.ctx).err("making the GPU's context current"),
 		g.drv.ctxSynchronize.call().err("synchronizing the GPU"),
 	}
+	g.use.Unlock()
 	errs = append(errs, g.cache.unload(g.drv)...)
 	errs = append(errs, g.drv.primaryCtxRelease.call(uintptr(g.device)).errf("releasing the primary context of GPU %d", g.ordinal))
 	return errors.Join(errs...)
 }
 
-// with runs f on an OS thread where the GPU's context is current. The CUDA
-// context is a per-thread setting, so every entry point goes through here.
+// with runs f on an OS thread where the GPU's context is current, holding
+// the read lock of g.use so that Close waits for it. The CUDA context is a
+// per-thread setting, so every entry point goes through here. f must not
+// call with itself: a read lock taken again while Close waits for the
+// write lock would deadlock.
 func (g *GPU) with(f func() error) error {
+	g.use.RLock()
+	defer g.use.RUnlock()
 	if g.closed.Load() {
 		return errClosed
 	}

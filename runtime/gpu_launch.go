@@ -18,6 +18,9 @@ func (g *GPU) Launch(f Function, cfg LaunchConfig, args ...any) error {
 		if !ok || s.gpu != g {
 			return fmt.Errorf("launching kernel %s on %s: the stream is not one of its streams", gf.name, g.Name())
 		}
+		if s.closed.Load() {
+			return fmt.Errorf("launching kernel %s on %s: %w", gf.name, g.Name(), errStreamClosed)
+		}
 		stream = s.handle
 	}
 	bound, err := gf.sig.bind(gf.name, g, args)

@@ -3,8 +3,16 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 	"unsafe"
+)
+
+// errStreamClosed and errEventClosed are returned for any use of a closed
+// stream or event, of any device, closing it again included.
+var (
+	errStreamClosed = errors.New("the stream has been closed")
+	errEventClosed  = errors.New("the event has been closed")
 )
 
 // gpuStream is a CUDA stream. It is created blocking (it waits for the
@@ -12,6 +20,7 @@ import (
 type gpuStream struct {
 	gpu    *GPU
 	handle uintptr // CUstream
+	closed atomic.Bool
 }
 
 // NewStream returns a new CUDA stream on the GPU.
@@ -28,11 +37,17 @@ func (g *GPU) NewStream() (Stream, error) {
 
 // Synchronize implements Stream.
 func (s *gpuStream) Synchronize() error {
+	if s.closed.Load() {
+		return errStreamClosed
+	}
 	return s.gpu.with(func() error { return s.gpu.drv.streamSynchronize.call(s.handle).err("synchronizing a stream") })
 }
 
-// Close implements Stream.
+// Close implements Stream. Closing twice is an error and destroys nothing.
 func (s *gpuStream) Close() error {
+	if s.closed.Swap(true) {
+		return errStreamClosed
+	}
 	return s.gpu.with(func() error { return s.gpu.drv.streamDestroy.call(s.handle).err("destroying a stream") })
 }
 
@@ -40,6 +55,7 @@ func (s *gpuStream) Close() error {
 type gpuEvent struct {
 	gpu    *GPU
 	handle uintptr // CUevent
+	closed atomic.Bool
 }
 
 // NewEvent returns a new CUDA event on the GPU.
@@ -56,11 +72,17 @@ func (g *GPU) NewEvent() (Event, error) {
 
 // Record implements Event.
 func (e *gpuEvent) Record(s Stream) error {
+	if e.closed.Load() {
+		return errEventClosed
+	}
 	var stream uintptr
 	if s != nil {
 		gs, ok := s.(*gpuStream)
 		if !ok || gs.gpu != e.gpu {
 			return fmt.Errorf("recording an event of %s on a stream of another device", e.gpu.Name())
+		}
+		if gs.closed.Load() {
+			return fmt.Errorf("recording an event: %w", errStreamClosed)
 		}
 		stream = gs.handle
 	}
@@ -69,6 +91,9 @@ func (e *gpuEvent) Record(s Stream) error {
 
 // Synchronize implements Event.
 func (e *gpuEvent) Synchronize() error {
+	if e.closed.Load() {
+		return errEventClosed
+	}
 	return e.gpu.with(func() error { return e.gpu.drv.eventSynchronize.call(e.handle).err("waiting for an event") })
 }
 
@@ -78,6 +103,9 @@ func (e *gpuEvent) Since(start Event) (time.Duration, error) {
 	if !ok || s.gpu != e.gpu {
 		return 0, errors.New("timing events of different devices")
 	}
+	if e.closed.Load() || s.closed.Load() {
+		return 0, errEventClosed
+	}
 	var ms float32
 	err := e.gpu.with(func() error {
 		return e.gpu.drv.eventElapsed.call(uintptr(unsafe.Pointer(&ms)), s.handle, e.handle).err("timing between events")
@@ -85,7 +113,10 @@ func (e *gpuEvent) Since(start Event) (time.Duration, error) {
 	return time.Duration(float64(ms) * float64(time.Millisecond)), err
 }
 
-// Close implements Event.
+// Close implements Event. Closing twice is an error and destroys nothing.
 func (e *gpuEvent) Close() error {
+	if e.closed.Swap(true) {
+		return errEventClosed
+	}
 	return e.gpu.with(func() error { return e.gpu.drv.eventDestroy.call(e.handle).err("destroying an event") })
 }

@@ -11,9 +11,9 @@ import (
 type atomicFn func(old, v, cmp uint64) uint64
 
 // atomicOp returns op on elements of type t with CUDA's semantics, and ok
-// false when CUDA has no such atomic.
+// false when CUDA has no such atomic (see ir.AtomicSupported).
 func atomicOp(op ir.AtomicOp, t ir.Type) (atomicFn, bool) {
-	if !t.IsNumeric() {
+	if !ir.AtomicSupported(op, t) {
 		return nil, false
 	}
 	switch op {
@@ -27,9 +27,6 @@ func atomicOp(op ir.AtomicOp, t ir.Type) (atomicFn, bool) {
 			return old
 		}, true
 	case ir.AtomicInc, ir.AtomicDec:
-		if !t.IsUnsigned() {
-			return nil, false
-		}
 		m := widthMask(t)
 		if op == ir.AtomicInc {
 			return func(old, v, _ uint64) uint64 {
@@ -49,7 +46,7 @@ func atomicOp(op ir.AtomicOp, t ir.Type) (atomicFn, bool) {
 	binOps := map[ir.AtomicOp]ir.BinOp{ir.AtomicAdd: ir.Add, ir.AtomicSub: ir.Sub, ir.AtomicMin: ir.Min,
 		ir.AtomicMax: ir.Max, ir.AtomicAnd: ir.And, ir.AtomicOr: ir.Or, ir.AtomicXor: ir.Xor}
 	b, ok := binOps[op]
-	if !ok || (t.IsFloat() && op != ir.AtomicAdd) {
+	if !ok {
 		return nil, false
 	}
 	fn, _, ok := binaryOp(b, t)
