@@ -47,18 +47,17 @@ func Kernel(depth int) gopter.Gen {
 }
 
 // atomicOps lists the atomic operations CUDA has for each element type.
-var atomicOps = map[ir.Type][]ir.AtomicOp{
-	ir.Int32: {ir.AtomicAdd, ir.AtomicSub, ir.AtomicMin, ir.AtomicMax, ir.AtomicAnd, ir.AtomicOr, ir.AtomicXor,
-		ir.AtomicExch, ir.AtomicCAS},
-	ir.Uint32: {ir.AtomicAdd, ir.AtomicSub, ir.AtomicInc, ir.AtomicDec, ir.AtomicMin, ir.AtomicMax, ir.AtomicAnd,
-		ir.AtomicOr, ir.AtomicXor, ir.AtomicExch, ir.AtomicCAS},
-	ir.Int64: {ir.AtomicAdd, ir.AtomicMin, ir.AtomicMax, ir.AtomicAnd, ir.AtomicOr, ir.AtomicXor, ir.AtomicExch,
-		ir.AtomicCAS},
-	ir.Uint64: {ir.AtomicAdd, ir.AtomicMin, ir.AtomicMax, ir.AtomicAnd, ir.AtomicOr, ir.AtomicXor, ir.AtomicExch,
-		ir.AtomicCAS},
-	ir.Float32: {ir.AtomicAdd, ir.AtomicExch},
-	ir.Float64: {ir.AtomicAdd},
-}
+var atomicOps = func() map[ir.Type][]ir.AtomicOp {
+	ops := map[ir.Type][]ir.AtomicOp{}
+	for _, t := range ir.Types {
+		for op := ir.AtomicAdd; op <= ir.AtomicCAS; op++ {
+			if ir.AtomicSupported(op, t) {
+				ops[t] = append(ops[t], op)
+			}
+		}
+	}
+	return ops
+}()
 
 var atomicTypes = []ir.Type{ir.Int32, ir.Uint32, ir.Int64, ir.Uint64, ir.Float32, ir.Float64}
 
