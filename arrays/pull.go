@@ -1,8 +1,8 @@
 package arrays
 
 import (
+	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
-	"github.com/obsidian-go/obsidian/ir"
 )
 
 // Pull is an array given by its length and an index function.
@@ -173,73 +173,10 @@ func Fold[T, A dsl.Scalar](t *dsl.Thread, f func(acc dsl.Exp[A], x dsl.Exp[T]) d
 	return acc.Exp
 }
 
-// constLen returns the length of a when it is a constant.
+// constLen returns the length n when it is a constant.
 func constLen(n dsl.U32) (uint32, bool) {
-	if c, ok := fold(n.IR()); ok {
+	if c, ok := codegen.ConstValue(n.IR()); ok {
 		return uint32(c.Bits), true
 	}
 	return 0, false
-}
-
-// fold evaluates a uint32 expression made of constants, + - * / % << >>,
-// min/max and comparisons turned to 0/1, as lengths are; ok is false for
-// anything else.
-func fold(e ir.Expr) (ir.Value, bool) {
-	switch e := e.(type) {
-	case *ir.Const:
-		return e.Value, true
-	case *ir.Len:
-		if e.Array.Space == ir.Shared {
-			return ir.UintValue(ir.Uint32, uint64(e.Array.Size)), true
-		}
-	case *ir.Convert:
-		// bool to uint32, as in a ceiling division
-		if x, ok := fold(e.X); ok && e.To == ir.Uint32 && x.T == ir.Bool {
-			return ir.UintValue(ir.Uint32, x.Bits), true
-		}
-	case *ir.Binary:
-		x, ok1 := fold(e.X)
-		y, ok2 := fold(e.Y)
-		if !ok1 || !ok2 || e.X.Type() != ir.Uint32 {
-			return ir.Value{}, false
-		}
-		a, b := uint32(x.Bits), uint32(y.Bits)
-		var r uint32
-		switch e.Op {
-		case ir.Add:
-			r = a + b
-		case ir.Sub:
-			r = a - b
-		case ir.Mul:
-			r = a * b
-		case ir.Div, ir.Rem:
-			if b == 0 {
-				return ir.Value{}, false
-			}
-			r = a / b
-			if e.Op == ir.Rem {
-				r = a % b
-			}
-		case ir.Shl, ir.Shr:
-			if b >= 32 {
-				return ir.Value{}, false
-			}
-			r = a << b
-			if e.Op == ir.Shr {
-				r = a >> b
-			}
-		case ir.Min:
-			r = min(a, b)
-		case ir.Max:
-			r = max(a, b)
-		case ir.Ne:
-			return ir.BoolValue(a != b), true
-		case ir.Eq:
-			return ir.BoolValue(a == b), true
-		default:
-			return ir.Value{}, false
-		}
-		return ir.UintValue(ir.Uint32, uint64(r)), true
-	}
-	return ir.Value{}, false
 }

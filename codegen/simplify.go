@@ -270,8 +270,9 @@ func canFail(e ir.Expr) bool {
 	return fails
 }
 
-// constValue returns the value of e when it simplifies to a constant.
-func constValue(e ir.Expr) (ir.Value, bool) {
+// ConstValue returns the value of e when it simplifies to a constant (with
+// CUDA's semantics; an expression that would fail at run time does not).
+func ConstValue(e ir.Expr) (ir.Value, bool) {
 	if k, ok := simplifyExpr(e).(*ir.Const); ok {
 		return k.Value, true
 	}

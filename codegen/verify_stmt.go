@@ -180,7 +180,7 @@ func (v *verifier) forAll(s *ir.ForAll) {
 	}
 	count, constant := ir.Value{}, false
 	if ok {
-		count, constant = constValue(s.Count)
+		count, constant = ConstValue(s.Count)
 	}
 	if s.Kind == ir.WarpLanes && constant && count.Bits > 32 {
 		v.errorf(s.Pos, "WarpLanes count is %d; a warp has 32 lanes", count.Bits)
