@@ -33,8 +33,10 @@
 // warp for small ranges) and merge it into global memory once per block,
 // occurs keeps one bit per value and sets it only when it is clear, and
 // counting sort's reconstruct gives every block an equal tile of the output
-// (it marks the runs that start in its tile and fills it by a max-scan).
-// The option Paper, and the methods PaperCountingSort and
+// (it marks the runs that start in its tile and fills it by a max-scan),
+// and the scans read their data twice and write it once (tile totals, then
+// each 4096-element tile rescanned from its offset in registers and warp
+// shuffles). The option Paper, and the methods PaperCountingSort and
 // PaperOccurrenceSort, run the paper's kernels as written.
 //
 // Every per-key kernel checks its key against the declared range: a key

@@ -27,15 +27,16 @@ var ErrKeyOutOfRange = errors.New("key outside the declared range")
 //
 // By default the sorts run the fast pipeline: histogram and occurs
 // privatised in shared memory (global atomics only for ranges too wide for
-// it), occurs as a bitset, and a reconstruct in which every block writes an
-// equal tile of the output. The option Paper selects the paper's kernels
-// as written.
+// it), occurs as a bitset, a reduce-then-scan for the positions, and a
+// reconstruct in which every block writes an equal tile of the output. The
+// option Paper selects the paper's kernels as written.
 type Sorter struct {
 	dev   runtime.Device
 	paper bool
 	fn    struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
+		tileTotals, tileScan                                                        runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
 	scratch map[string]*runtime.Buffer[uint32]
@@ -70,6 +71,8 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.reconstructBits, BitsReconstructKernel},
 		{&s.fn.tileStarts, TileStartsKernel},
 		{&s.fn.reconstructTiles, TileReconstructKernel},
+		{&s.fn.tileTotals, TileTotalsKernel},
+		{&s.fn.tileScan, TileScanKernel},
 	}
 	for i, k := range SharedHistogramKernels() {
 		loads = append(loads, kernelLoad{&s.fn.sharedHistograms[i], func() *dsl.Kernel { return k }})
@@ -124,18 +127,25 @@ func (s *Sorter) launch(f runtime.Function, args ...any) error {
 }
 
 // Scan writes the inclusive prefix sums of in to out (which may be in):
-// out[i] = in[0] + ... + in[i], wrapping modulo 2^32.
+// out[i] = in[0] + ... + in[i], wrapping modulo 2^32. The fast pipeline
+// scans by reduce-then-scan (TileTotalsKernel, TileScanKernel), the option
+// Paper by the paper's sklanskyMax and distribute.
 func (s *Sorter) Scan(out, in *runtime.Buffer[uint32]) error {
 	if out.Len() != in.Len() {
 		return fmt.Errorf("sorts: Scan of %d elements into %d", in.Len(), out.Len())
 	}
-	return s.scan(out, in, 0)
+	return s.inclusiveScan(out, in, s.paper)
 }
 
 // ScanExclusive writes the exclusive prefix sums of in to out, which has
 // one element more: out[0] = 0, out[i] = in[0] + ... + in[i-1], so the last
 // element is the total.
 func (s *Sorter) ScanExclusive(out, in *runtime.Buffer[uint32]) error {
+	return s.exclusiveScan(out, in, s.paper)
+}
+
+// exclusiveScan is ScanExclusive by the paper's scan or the fast one.
+func (s *Sorter) exclusiveScan(out, in *runtime.Buffer[uint32], paper bool) error {
 	if out.Len() != in.Len()+1 {
 		return fmt.Errorf("sorts: ScanExclusive of %d elements into %d (want %d)", in.Len(), out.Len(), in.Len()+1)
 	}
@@ -145,7 +155,15 @@ func (s *Sorter) ScanExclusive(out, in *runtime.Buffer[uint32]) error {
 	if in.Len() == 0 {
 		return nil
 	}
-	return s.scan(out.View(1, in.Len()), in, 0)
+	return s.inclusiveScan(out.View(1, in.Len()), in, paper)
+}
+
+// inclusiveScan is Scan by the paper's scan or the fast one.
+func (s *Sorter) inclusiveScan(out, in *runtime.Buffer[uint32], paper bool) error {
+	if paper {
+		return s.scan(out, in, 0)
+	}
+	return s.fastScan(out, in, 0)
 }
 
 // scan is the global scan of the paper's figure 6: every chunk scanned in
@@ -348,7 +366,7 @@ func (s *Sorter) paperSort(out, keys *runtime.Buffer[uint32], lo uint32, bins in
 	if err := s.perKey(count, keys, lo, hist); err != nil {
 		return 0, err
 	}
-	if err := s.ScanExclusive(pos, hist); err != nil {
+	if err := s.exclusiveScan(pos, hist, true); err != nil {
 		return 0, err
 	}
 	if err := s.launch(reconstruct, pos, lo, out); err != nil {

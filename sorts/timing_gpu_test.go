@@ -1,6 +1,8 @@
 package sorts_test
 
 import (
+	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -14,10 +16,88 @@ import (
 // timingVar is the environment variable that turns on TestGPUTimings.
 const timingVar = "OBSIDIAN_SORT_TIMINGS"
 
-// TestGPUTimings times the fast and the paper pipelines, and the fast
-// histogram alone, on 2^25 keys of the ranges 2^4 to 2^24 (median of 15 runs after two warm-up runs, CUDA
-// events), after checking each sort once. It runs only with
-// OBSIDIAN_SORT_TIMINGS=1.
+// timer times work on a device between two events: the median of 15 runs after
+// two warm-up runs.
+type timer struct {
+	start, stop runtime.Event
+}
+
+func newTimer(t *testing.T, g runtime.Device) timer {
+	t.Helper()
+	start, err := g.NewEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, err := g.NewEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return timer{start, stop}
+}
+
+// median returns the median time of run in milliseconds.
+func (tm timer) median(t *testing.T, run func() error) float64 {
+	t.Helper()
+	times := make([]time.Duration, 0, 15)
+	for i := range 17 {
+		if err := tm.start.Record(nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := run(); err != nil {
+			t.Fatal(err)
+		}
+		if err := tm.stop.Record(nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := tm.stop.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		d, err := tm.stop.Since(tm.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i >= 2 {
+			times = append(times, d)
+		}
+	}
+	slices.Sort(times)
+	return float64(times[len(times)/2].Nanoseconds()) / 1e6
+}
+
+// timingKeys is a key distribution of the timings: uniform keys in [0, hi),
+// or (hi = n) 0 ... n-1 in order or shuffled.
+type timingKeys struct {
+	name string
+	hi   uint32
+	keys func(r *rand.Rand, n int) []uint32
+}
+
+func uniformKeys(logRange uint) timingKeys {
+	return timingKeys{name: fmt.Sprintf("T%d", logRange), hi: 1 << logRange, keys: func(r *rand.Rand, n int) []uint32 {
+		return keysIn(r, n, 0, 1<<logRange)
+	}}
+}
+
+func ascending(_ *rand.Rand, n int) []uint32 {
+	keys := make([]uint32, n)
+	for i := range keys {
+		keys[i] = uint32(i)
+	}
+	return keys
+}
+
+func permutation(r *rand.Rand, n int) []uint32 {
+	keys := ascending(r, n)
+	r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	return keys
+}
+
+// TestGPUTimings times the scans alone (the fast pipeline's and the
+// paper's, on 2^20, 2^24 and 2^25 elements), then the fast and the paper
+// pipelines and the fast histogram alone on 2^25 keys of the ranges 2^4 to
+// 2^24 and on sorted and unique keys (0 ... 2^25-1 in order and shuffled),
+// after checking each result once. Medians of 15 runs after two warm-up
+// runs, CUDA events. It runs only with OBSIDIAN_SORT_TIMINGS=1.
 func TestGPUTimings(t *testing.T) {
 	if os.Getenv(timingVar) == "" {
 		t.Skipf("set %s=1 to time the sorts", timingVar)
@@ -28,6 +108,11 @@ func TestGPUTimings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	paper, err := sorts.New(g, sorts.Paper())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer paper.Close()
 	const n = 1 << 25
 	keys, err := runtime.Alloc[uint32](g, n)
 	if err != nil {
@@ -39,14 +124,40 @@ func TestGPUTimings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer out.Free()
-	bins, err := runtime.Alloc[uint32](g, 1<<24)
+	bins, err := runtime.Alloc[uint32](g, n)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer bins.Free()
-	start, _ := g.NewEvent()
-	stop, _ := g.NewEvent()
+	tm := newTimer(t, g)
 	r := rand.New(rand.NewPCG(1, 2))
+
+	values := keysIn(r, n, 0, 1<<8)
+	if err := keys.CopyFrom(values); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []int{1 << 20, 1 << 24, n} {
+		want := prefixSums(values[:m])
+		for _, sc := range []struct {
+			name string
+			s    *sorts.Sorter
+		}{{"scan_fast", s}, {"scan_paper", paper}} {
+			in, o := keys.View(0, m), out.View(0, m)
+			if err := sc.s.Scan(o, in); err != nil {
+				t.Fatal(err)
+			}
+			got, err := o.ToSlice()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i := firstDiff(got, want); i >= 0 {
+				t.Fatalf("%s of %d elements: first difference at %d", sc.name, m, i)
+			}
+			ms := tm.median(t, func() error { return sc.s.Scan(o, in) })
+			t.Logf("scan 2^%-2d %-17s %8.3f ms", bits.TrailingZeros(uint(m)), sc.name, ms)
+		}
+	}
+
 	methods := []struct {
 		name   string
 		unique bool
@@ -58,15 +169,17 @@ func TestGPUTimings(t *testing.T) {
 		{"occurrence_paper", true, func(hi uint32) (int, error) { return s.PaperOccurrenceSort(out, keys, 0, hi) }},
 		{"histogram_only", false, func(hi uint32) (int, error) { return -1, s.Histogram(bins.View(0, int(hi)), keys, 0) }},
 	}
-	for _, bits := range []uint{4, 8, 16, 20, 24} {
-		host := keysIn(r, n, 0, 1<<bits)
+	dists := []timingKeys{uniformKeys(4), uniformKeys(8), uniformKeys(16), uniformKeys(20), uniformKeys(24),
+		{"sorted", n, ascending}, {"unique", n, permutation}}
+	for _, d := range dists {
+		host := d.keys(r, n)
 		if err := keys.CopyFrom(host); err != nil {
 			t.Fatal(err)
 		}
 		want := slices.Sorted(slices.Values(host))
 		distinct := slices.Compact(slices.Clone(want))
 		for _, m := range methods {
-			k, err := m.sort(1 << bits)
+			k, err := m.sort(d.hi)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,33 +193,11 @@ func TestGPUTimings(t *testing.T) {
 					w = distinct
 				}
 				if i := firstDiff(got, w); i >= 0 {
-					t.Fatalf("T%d %s: first difference at %d", bits, m.name, i)
+					t.Fatalf("%s %s: first difference at %d", d.name, m.name, i)
 				}
 			}
-			times := make([]time.Duration, 0, 15)
-			for run := range 17 {
-				if err := start.Record(nil); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := m.sort(1 << bits); err != nil {
-					t.Fatal(err)
-				}
-				if err := stop.Record(nil); err != nil {
-					t.Fatal(err)
-				}
-				if err := stop.Synchronize(); err != nil {
-					t.Fatal(err)
-				}
-				d, err := stop.Since(start)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if run >= 2 {
-					times = append(times, d)
-				}
-			}
-			slices.Sort(times)
-			t.Logf("T%-2d %-17s %8.3f ms", bits, m.name, float64(times[len(times)/2].Nanoseconds())/1e6)
+			ms := tm.median(t, func() error { _, err := m.sort(d.hi); return err })
+			t.Logf("%-6s %-17s %8.3f ms", d.name, m.name, ms)
 		}
 	}
 }
