@@ -191,8 +191,13 @@ func Let[T Scalar](p Program, init Exp[T]) Var[T] {
 }
 
 // Set assigns e to the variable, in the program being recorded now, which
-// must be of the level the variable was declared at.
+// must be of the level the variable was declared at. Variables come from
+// Let: on the zero Var, Set does nothing (and any kernel that reads it fails
+// to build, as reading a zero Exp does).
 func (v Var[T]) Set(e Exp[T]) {
+	if v.k == nil {
+		return
+	}
 	pos := callerPos()
 	s := v.k.top()
 	if s == nil {
