@@ -36,7 +36,10 @@
 // (it marks the runs that start in its tile and fills it by a max-scan),
 // and the scans read their data twice and write it once (tile totals, then
 // each 4096-element tile rescanned from its offset in registers and warp
-// shuffles). The option Paper, and the methods PaperCountingSort and
+// shuffles). For ranges too wide for shared memory the histogram is built
+// in windows of 2^23 bins, one pass over the keys each, so that its atomics
+// stay in the L2 cache, and the bitset's lanes of a warp that hit one word
+// combine their bits with shuffles before one atomicOr. The option Paper, and the methods PaperCountingSort and
 // PaperOccurrenceSort, run the paper's kernels as written.
 //
 // Every per-key kernel checks its key against the declared range: a key

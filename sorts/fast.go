@@ -52,15 +52,15 @@ func (s *Sorter) launchShared(p sharedPlan, table, keys *runtime.Buffer[uint32],
 }
 
 // sharedHistogram counts the keys into bins (zeroed) with the counters in
-// shared memory, or with a global atomic per key when the range is too
-// wide; a key outside the range sets bad.
+// shared memory, or in global memory (globalHistogram) when the range is
+// too wide; a key outside the range sets bad.
 func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, bad *runtime.Buffer[uint32]) error {
 	if keys.Len() == 0 {
 		return nil
 	}
 	p, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins.Len(), keys.Len())
 	if !ok {
-		return s.launch(s.fn.histogram, keys, lo, bins, bad)
+		return s.globalHistogram(bins, keys, lo, bad)
 	}
 	return s.launchShared(p, bins, keys, lo, bins.Len(), bad)
 }
@@ -131,7 +131,7 @@ func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32
 	if p, ok := planShared(s.fn.sharedOccurs, bitsShapes, words, keys.Len()); ok {
 		err = s.launchShared(p, set, keys, lo, bins, bad)
 	} else {
-		err = s.launch(s.fn.occursBits, keys, lo, uint32(bins), set, bad)
+		err = s.globalOccurs(set, keys, lo, bins, bad)
 	}
 	if err != nil {
 		return 0, err
@@ -142,7 +142,7 @@ func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32
 	if err := s.ScanExclusive(pos, counts); err != nil {
 		return 0, err
 	}
-	if err := s.launch(s.fn.reconstructBits, set, pos, lo, out); err != nil {
+	if err := s.reconstructFromBits(set, pos, lo, out); err != nil {
 		return 0, err
 	}
 	if err := checkFlag(bad, lo, bins); err != nil {

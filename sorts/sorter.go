@@ -37,8 +37,10 @@ type Sorter struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
 		tileTotals, tileScan                                                        runtime.Function
+		histogramWarp, occursBitsWarp, reconstructBitsWarp                          runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
+	wide    wideStrategy
 	scratch map[string]*runtime.Buffer[uint32]
 }
 
@@ -55,7 +57,7 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 	for _, o := range opts {
 		o(&c)
 	}
-	s := &Sorter{dev: dev, paper: c.paper, scratch: map[string]*runtime.Buffer[uint32]{}}
+	s := &Sorter{dev: dev, paper: c.paper, wide: defaultWide, scratch: map[string]*runtime.Buffer[uint32]{}}
 	s.fn.sharedHistograms = make([]runtime.Function, len(histogramShapes))
 	s.fn.sharedOccurs = make([]runtime.Function, len(bitsShapes))
 	loads := []kernelLoad{
@@ -73,6 +75,9 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.reconstructTiles, TileReconstructKernel},
 		{&s.fn.tileTotals, TileTotalsKernel},
 		{&s.fn.tileScan, TileScanKernel},
+		{&s.fn.histogramWarp, GlobalHistogramWarpKernel},
+		{&s.fn.occursBitsWarp, GlobalOccursWarpKernel},
+		{&s.fn.reconstructBitsWarp, BitsReconstructWarpKernel},
 	}
 	for i, k := range SharedHistogramKernels() {
 		loads = append(loads, kernelLoad{&s.fn.sharedHistograms[i], func() *dsl.Kernel { return k }})

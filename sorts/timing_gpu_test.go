@@ -2,6 +2,7 @@ package sorts_test
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -96,8 +97,10 @@ func permutation(r *rand.Rand, n int) []uint32 {
 // paper's, on 2^20, 2^24 and 2^25 elements), then the fast and the paper
 // pipelines and the fast histogram alone on 2^25 keys of the ranges 2^4 to
 // 2^24 and on sorted and unique keys (0 ... 2^25-1 in order and shuffled),
-// after checking each result once. Medians of 15 runs after two warm-up
-// runs, CUDA events. It runs only with OBSIDIAN_SORT_TIMINGS=1.
+// after checking each result once; then the zeroing of 2^25 bins and the
+// Sorter's wide-table variants side by side on the ranges 2^20 to 2^24 and
+// on sorted and unique keys, each result checked. Medians of 15 runs after
+// two warm-up runs, CUDA events. It runs only with OBSIDIAN_SORT_TIMINGS=1.
 func TestGPUTimings(t *testing.T) {
 	if os.Getenv(timingVar) == "" {
 		t.Skipf("set %s=1 to time the sorts", timingVar)
@@ -198,6 +201,59 @@ func TestGPUTimings(t *testing.T) {
 			}
 			ms := tm.median(t, func() error { _, err := m.sort(d.hi); return err })
 			t.Logf("%-6s %-17s %8.3f ms", d.name, m.name, ms)
+		}
+	}
+
+	// The wide-table variants side by side, on the ranges whose tables do
+	// not fit shared memory, after the zeroing of 2^25 bins alone.
+	ms := tm.median(t, func() error { return bins.Fill(0) })
+	t.Logf("fill 2^25 bins %8.3f ms", ms)
+	variants := []struct {
+		name                 string
+		window               int
+		warpOccurs           bool
+		warpReconstructWords int
+	}{
+		{"perKey", 0, false, math.MaxInt},
+		{"perKey+rec", 0, false, 0},
+		{"warp_w23", 1 << 23, true, math.MaxInt},
+		{"warp_w22", 1 << 22, true, math.MaxInt},
+		{"warp_w21", 1 << 21, true, math.MaxInt},
+		{"warp_w23+rec", 1 << 23, true, 0},
+	}
+	for _, d := range []timingKeys{uniformKeys(20), uniformKeys(22), uniformKeys(24), {"sorted", n, ascending}, {"unique", n, permutation}} {
+		host := d.keys(r, n)
+		if err := keys.CopyFrom(host); err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Sorted(slices.Values(host))
+		distinct := slices.Compact(slices.Clone(want))
+		for _, v := range variants {
+			s.SetWide(v.window, v.warpOccurs, v.warpReconstructWords)
+			for _, m := range methods {
+				if m.name == "counting_paper" || m.name == "occurrence_paper" {
+					continue
+				}
+				k, err := m.sort(d.hi)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if k >= 0 {
+					got, err := out.View(0, k).ToSlice()
+					if err != nil {
+						t.Fatal(err)
+					}
+					w := want
+					if m.unique {
+						w = distinct
+					}
+					if i := firstDiff(got, w); i >= 0 {
+						t.Fatalf("%s %s %s: first difference at %d", d.name, v.name, m.name, i)
+					}
+				}
+				ms := tm.median(t, func() error { _, err := m.sort(d.hi); return err })
+				t.Logf("wide %-6s %-13s %-15s %8.3f ms", d.name, v.name, m.name, ms)
+			}
 		}
 	}
 }
