@@ -144,10 +144,16 @@ func (h *hostExpr) binary(e *ir.Binary) (*jen.Statement, error) {
 	withFault := func(name string) (*jen.Statement, error) { return call(name, jen.Op("&").Id(h.fault), x, y) }
 	if t == ir.Bool {
 		switch e.Op {
-		case ir.And, ir.Min:
+		case ir.And:
 			return infix("&&")
-		case ir.Or, ir.Max:
+		case ir.Or:
 			return infix("||")
+		case ir.Min, ir.Max:
+			// Unlike && and ||, min and max evaluate both operands.
+			name := map[ir.BinOp]string{ir.Min: "min", ir.Max: "max"}[e.Op]
+			bx := jen.Qual(launchPath, "FromBool").Types(jen.Uint32()).Call(x)
+			by := jen.Qual(launchPath, "FromBool").Types(jen.Uint32()).Call(y)
+			return jen.Parens(jen.Id(name).Call(bx, by).Op("!=").Lit(0)), nil
 		case ir.Xor, ir.Ne:
 			return infix("!=")
 		case ir.Eq:

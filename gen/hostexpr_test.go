@@ -16,6 +16,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/obsidian-go/obsidian/internal/eval"
 	_ "github.com/obsidian-go/obsidian/internal/golden" // accept -update like every test binary
+	"github.com/obsidian-go/obsidian/internal/irgen"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/ir"
 )
@@ -184,7 +185,7 @@ func TestHostExprMatchesEvaluator(t *testing.T) {
 		}
 		switch {
 		case wantErr != nil && !faulted:
-			t.Errorf("case %d: evaluator: %v; Go: %d\n%#v", i, wantErr, bits, exprs[i])
+			t.Errorf("case %d: evaluator: %v; Go: %d\n%s", i, wantErr, bits, irgen.FormatExpr(exprs[i]))
 		case wantErr == nil && faulted:
 			t.Errorf("case %d: evaluator: %v; Go: a fault", i, want)
 		case wantErr == nil && bits != want.Bits && !(isNaN(want) && isNaN(ir.Value{T: want.T, Bits: bits})):
