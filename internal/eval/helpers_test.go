@@ -2,31 +2,19 @@ package eval
 
 import (
 	"math"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/leanovate/gopter"
 
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
-// properties returns gopter properties seeded from OBSIDIAN_SEED or the
-// clock, logging the seed so that a failure can be replayed.
+// properties returns gopter properties with a logged, replayable seed
+// (proptest.SeedVar) and 300 cases (more under -long).
 func properties(t *testing.T) *gopter.Properties {
-	seed := time.Now().UnixNano()
-	if s := os.Getenv("OBSIDIAN_SEED"); s != "" {
-		var err error
-		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
-			t.Fatalf("OBSIDIAN_SEED=%q: %v", s, err)
-		}
-	}
-	t.Logf("seed %d (replay with OBSIDIAN_SEED=%d)", seed, seed)
-	params := gopter.DefaultTestParametersWithSeed(seed)
-	params.MinSuccessfulTests = 300
-	return gopter.NewProperties(params)
+	return gopter.NewProperties(proptest.Parameters(t, 300))
 }
 
 // valueOf returns x as an IR value of the matching type.
