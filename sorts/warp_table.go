@@ -6,21 +6,34 @@ import (
 
 // Per-key kernels on a table in global memory (for ranges too wide for
 // shared memory) whose warps combine their updates before they reach
-// global memory: every lane computes the cell of its key, runs of lanes
-// with the same cell (all the lanes of a warp on sorted keys) reduce their
-// values to the run's first lane with shuffles down, and only that lane
-// updates the table. On random keys of a wide range every lane is a run
-// of its own and updates the table itself.
+// global memory. Every warp reads warpTableKeys*32 consecutive keys, 32 at
+// a time (lane l takes key l of each step, so every load is coalesced),
+// loading them all before it updates anything. At each step every lane
+// computes the cell of its key, runs of lanes with the same cell (all the
+// lanes of a warp on sorted keys with repeats) reduce their values to the
+// run's first lane with shuffles down, and only that lane updates the
+// table. On random keys of a wide range every lane is a run of its own,
+// which a ballot sees, and the shuffles are skipped; a step whose keys all
+// miss the window does nothing but read them.
 //
 // The kernels update only the cells of a window [from, from+count) of the
 // table, so that the host can cover a table wider than the L2 cache in
-// passes that each keep their updates in it.
+// passes that each keep their updates in it. The windowed histogram also
+// records, in its first pass, the lowest and highest cell of every warp's
+// keys, and later passes skip the warps whose cells miss their window: on
+// sorted or nearly sorted keys a later pass reads little more than that
+// record.
 
 // noCell is the cell of a lane without an update: no table has 2^32 cells.
 const noCell = ^uint32(0)
 
 // warpTableThreads is the block size of the warp-combined kernels.
 const warpTableThreads = 256
+
+// warpTableKeys is the number of keys each thread of a warp-combined
+// kernel handles, so that a pass over keys none of which fall in the
+// window costs little more than reading them.
+const warpTableKeys = 16
 
 // warpKind is a table kind with the value a key adds to its cell.
 type warpKind struct {
@@ -36,8 +49,13 @@ var (
 // warpTableKernel returns the warp-combined per-key kernel of kind. Its
 // parameters are the keys, lo, the number of values bins (keys outside
 // [lo, lo+bins) set bad[0]), the window's first cell and its number of
-// cells, the global table (zeroed by the host) and the bad flag.
-func warpTableKernel(name string, kind warpKind) *dsl.Kernel {
+// cells, the global table (zeroed by the host) and the bad flag. With
+// skipping, two more follow: ranges, two words per warp (its lowest and
+// highest cell, lowest > highest when it has no key in range), and record:
+// when it is not 0 the kernel writes ranges (and every warp runs), when it
+// is 0 it reads them and a warp whose cells miss the window does nothing
+// (a warp past the end of ranges runs).
+func warpTableKernel(name string, kind warpKind, skipping bool) *dsl.Kernel {
 	k := dsl.NewKernel(name, warpTableThreads)
 	keys := dsl.Input[uint32](k, "keys")
 	lo := dsl.Param[uint32](k, "lo")
@@ -46,29 +64,43 @@ func warpTableKernel(name string, kind warpKind) *dsl.Kernel {
 	count := dsl.Param[uint32](k, "count")
 	table := kind.global(k, "table")
 	bad := dsl.Output[uint32](k, "bad")
+	var ranges dsl.Array[uint32]
+	var record dsl.U32
+	if skipping {
+		ranges = dsl.InOut[uint32](k, "ranges")
+		record = dsl.Param[uint32](k, "record")
+	}
 	threads := dsl.N(warpTableThreads)
-	blocks := keys.Len().Div(threads).Add(dsl.Cast[uint32](keys.Len().Rem(threads).Ne(dsl.N(0))))
+	perBlock := dsl.N(warpTableThreads * warpTableKeys)
+	blocks := keys.Len().Div(perBlock).Add(dsl.Cast[uint32](keys.Len().Rem(perBlock).Ne(dsl.N(0))))
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(blocks, func(b *dsl.Block, blk dsl.U32) {
-			// Every thread of the block runs the shuffles, keys or not.
+			// Every thread of the block runs the shuffles, keys or not, and
+			// every branch around them is the same for the whole warp.
 			b.ForAll(threads, func(t *dsl.Thread, tid dsl.U32) {
-				ix := dsl.Let(t, dsl.Cast[uint64](blk).Mul(dsl.Cast[uint64](threads)).Add(dsl.Cast[uint64](tid)))
-				cell := dsl.Let(t, dsl.N(noCell))
-				value := dsl.Let(t, dsl.N(0))
-				t.If(ix.Lt(dsl.Cast[uint64](keys.Len())), func(t *dsl.Thread) {
-					inRange(t, keys.At(dsl.Cast[uint32](ix.Exp)), lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
-						c := dsl.Let(t, kind.cell(bin))
-						t.If(c.Sub(from).Lt(count), func(t *dsl.Thread) {
-							cell.Set(c.Exp)
-							value.Set(kind.value(bin))
-						})
-					})
-				})
 				lane := dsl.Let(t, tid.And(dsl.N(warpSize-1)))
-				head := dsl.Let(t, isRunHead(t, lane.Exp, cell.Exp))
-				combineRuns(t, lane.Exp, head.Exp, value, kind.combine)
-				t.If(cell.Ne(dsl.N(noCell)).And(head.Exp), func(t *dsl.Thread) {
-					kind.merge(t, table, cell.Exp, value.Exp)
+				warp := dsl.Let(t, blk.Mul(dsl.N(warpTableThreads/warpSize)).Add(tid.Shr(dsl.N(5))))
+				first := dsl.Let(t, dsl.Cast[uint64](warp.Exp).Mul(dsl.Const[uint64](warpSize*warpTableKeys)).Add(dsl.Cast[uint64](lane.Exp)))
+				pass := func(t *dsl.Thread, recording bool) {
+					warpPass(t, kind, keys, lo, bins, from, count, table, bad, lane.Exp, first.Exp, func(t *dsl.Thread, lowest, highest dsl.U32) {
+						if recording {
+							recordRange(t, ranges, warp.Exp, lane.Exp, lowest, highest)
+						}
+					})
+				}
+				if !skipping {
+					pass(t, false)
+					return
+				}
+				warpIf(t, record.Ne(dsl.N(0)), func(t *dsl.Thread) { pass(t, true) })
+				warpIf(t, record.Eq(dsl.N(0)), func(t *dsl.Thread) {
+					// A warp without a recorded range runs.
+					at := dsl.Let(t, warp.Mul(dsl.N(2)))
+					known := dsl.Let(t, at.Add(dsl.N(1)).Lt(ranges.Len()))
+					lowest := dsl.Let(t, dsl.Select(known.Exp, ranges.At(at.Exp), dsl.N(0)))
+					highest := dsl.Let(t, dsl.Select(known.Exp, ranges.At(at.Add(dsl.N(1))), dsl.N(noCell)))
+					hits := lowest.Le(highest.Exp).And(lowest.Lt(from.Add(count))).And(highest.Ge(from))
+					warpIf(t, dsl.Ballot(t, hits).Ne(dsl.N(0)), func(t *dsl.Thread) { pass(t, false) })
 				})
 			})
 		})
@@ -76,21 +108,90 @@ func warpTableKernel(name string, kind warpKind) *dsl.Kernel {
 	return k
 }
 
+// warpPass runs one warp's keys, from key first (its lane's first) on, 32
+// apart, into the window of the table, then calls done with the lowest and
+// highest cell of the lane's keys in range (noCell and 0 when it has none).
+// Every lane of the warp must call it.
+func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, from, count dsl.U32, table, bad dsl.Array[uint32],
+	lane dsl.U32, first dsl.Exp[uint64], done func(t *dsl.Thread, lowest, highest dsl.U32)) {
+	var ok [warpTableKeys]dsl.Bool
+	var key [warpTableKeys]dsl.U32
+	for u := range warpTableKeys {
+		ix := dsl.Let(t, first.Add(dsl.Const[uint64](int64(u*warpSize))))
+		ok[u] = dsl.Let(t, ix.Lt(dsl.Cast[uint64](keys.Len()))).Exp
+		key[u] = dsl.Let(t, dsl.Select(ok[u], keys.At(dsl.Cast[uint32](ix.Exp)), lo)).Exp
+	}
+	lowest := dsl.Let(t, dsl.N(noCell))
+	highest := dsl.Let(t, dsl.N(0))
+	var cell, value [warpTableKeys]dsl.Var[uint32]
+	for u := range warpTableKeys {
+		cell[u] = dsl.Let(t, dsl.N(noCell))
+		value[u] = dsl.Let(t, dsl.N(0))
+		t.If(ok[u], func(t *dsl.Thread) {
+			inRange(t, key[u], lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
+				c := dsl.Let(t, kind.cell(bin))
+				lowest.Set(lowest.Min(c.Exp))
+				highest.Set(highest.Max(c.Exp))
+				t.If(c.Sub(from).Lt(count), func(t *dsl.Thread) {
+					cell[u].Set(c.Exp)
+					value[u].Set(kind.value(bin))
+				})
+			})
+		})
+	}
+	for u := range warpTableKeys {
+		warpIf(t, dsl.Ballot(t, cell[u].Ne(dsl.N(noCell))).Ne(dsl.N(0)), func(t *dsl.Thread) {
+			head := dsl.Let(t, isRunHead(t, lane, cell[u].Exp))
+			heads := dsl.Let(t, dsl.Ballot(t, head.Exp))
+			warpIf(t, heads.Ne(dsl.N(^uint32(0))), func(t *dsl.Thread) { combineRuns(t, lane, heads.Exp, value[u], kind.combine) })
+			t.If(cell[u].Ne(dsl.N(noCell)).And(head.Exp), func(t *dsl.Thread) {
+				kind.merge(t, table, cell[u].Exp, value[u].Exp)
+			})
+		})
+	}
+	done(t, lowest.Exp, highest.Exp)
+}
+
+// recordRange reduces the lanes' lowest and highest cells over the warp
+// and has lane 0 store them as the warp's range. Every lane of the warp
+// must call it.
+func recordRange(t *dsl.Thread, ranges dsl.Array[uint32], warp, lane, lowest, highest dsl.U32) {
+	low := dsl.Let(t, lowest)
+	high := dsl.Let(t, highest)
+	for d := uint32(1); d < warpSize; d *= 2 {
+		low.Set(low.Min(dsl.Shuffle(t, dsl.ShuffleXor, low.Exp, dsl.N(d))))
+		high.Set(high.Max(dsl.Shuffle(t, dsl.ShuffleXor, high.Exp, dsl.N(d))))
+	}
+	at := dsl.Let(t, warp.Mul(dsl.N(2)))
+	t.If(lane.Eq(dsl.N(0)).And(at.Add(dsl.N(1)).Lt(ranges.Len())), func(t *dsl.Thread) {
+		ranges.Store(t, at.Exp, low.Exp)
+		ranges.Store(t, at.Add(dsl.N(1)), high.Exp)
+	})
+}
+
+// warpIf runs then when c holds. c must be the same in every lane of the
+// warp (a ballot's result, a parameter): the branch is a loop of 0 or 1
+// round, which the checks know all the lanes take together, so then may
+// shuffle.
+func warpIf(t *dsl.Thread, c dsl.Bool, then func(t *dsl.Thread)) {
+	t.For(dsl.Cast[uint32](c), func(t *dsl.Thread, _ dsl.U32) { then(t) })
+}
+
 // isRunHead returns whether the lane starts a run of lanes with the same
-// cell: it is lane 0 or the lane below has another cell. Every lane of the
-// warp must call it.
+// cell: it is lane 0, the lane below has another cell, or it has no cell
+// (so that a warp none of whose lanes share a cell has only heads). Every
+// lane of the warp must call it.
 func isRunHead(t *dsl.Thread, lane, cell dsl.U32) dsl.Bool {
 	below := dsl.Shuffle(t, dsl.ShuffleUp, cell, dsl.N(1))
-	return lane.Eq(dsl.N(0)).Or(below.Ne(cell))
+	return lane.Eq(dsl.N(0)).Or(below.Ne(cell)).Or(cell.Eq(dsl.N(noCell)))
 }
 
 // combineRuns leaves in every run head's value the combination of the
-// values of its run (a segmented reduction, five shuffles down), head
-// saying whether the lane starts a run: at step d a lane takes the value
+// values of its run (a segmented reduction, five shuffles down), heads
+// being the ballot of the run heads: at step d a lane takes the value
 // of lane+d when no run starts in (lane, lane+d], so every value is
 // counted once. Every lane of the warp must call it.
-func combineRuns(t *dsl.Thread, lane dsl.U32, head dsl.Bool, value dsl.Var[uint32], combine func(x, y dsl.U32) dsl.U32) {
-	heads := dsl.Let(t, dsl.Ballot(t, head))
+func combineRuns(t *dsl.Thread, lane, heads dsl.U32, value dsl.Var[uint32], combine func(x, y dsl.U32) dsl.U32) {
 	// The run heads above the lane, the lane above it at bit 0.
 	above := dsl.Let(t, heads.Shr(lane).Shr(dsl.N(1)))
 	for d := uint32(1); d < warpSize; d *= 2 {
@@ -102,11 +203,15 @@ func combineRuns(t *dsl.Thread, lane dsl.U32, head dsl.Bool, value dsl.Var[uint3
 
 // GlobalHistogramWarpKernel returns the histogram on a global table for
 // ranges too wide for shared memory, with the updates of a warp's keys
-// that hit one bin combined into one atomic add, over a window of bins
-// (see warpTableKernel). The host zeroes the bins.
-func GlobalHistogramWarpKernel() *dsl.Kernel { return warpTableKernel("histogramWarp", warpCounts) }
+// that hit one bin combined into one atomic add, over a window of bins,
+// skipping in later passes the warps whose keys miss the window (see
+// warpTableKernel: the parameters are keys, lo, bins, from, count, the
+// bins, bad, ranges and record). The host zeroes the bins.
+func GlobalHistogramWarpKernel() *dsl.Kernel {
+	return warpTableKernel("histogramWarp", warpCounts, true)
+}
 
 // GlobalOccursWarpKernel returns occurs on a global bitset with the bits
 // of a warp's keys that fall in one word combined into one test-before-set
 // atomic or, over a window of words. The host zeroes the bitset.
-func GlobalOccursWarpKernel() *dsl.Kernel { return warpTableKernel("occursBitsWarp", warpBits) }
+func GlobalOccursWarpKernel() *dsl.Kernel { return warpTableKernel("occursBitsWarp", warpBits, false) }

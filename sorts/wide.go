@@ -23,24 +23,36 @@ type wideStrategy struct {
 }
 
 // defaultWide is the strategy a new Sorter takes, the fastest measured at
-// 2^25 keys on an H200: windows of 2^23 bins (2 to 4 times faster than
-// one pass on random keys of 2^24 or 2^25 values, though twice slower on
-// sorted ones), the warp-combined bitset (4.7 times faster on sorted keys,
-// as fast on random ones) and the warp reconstruct from 2^17 words (1.4
-// to 1.8 times faster on full bitsets of 2^19 and 2^20 words, slower on
-// 2^15).
+// 2^25 keys on an H200: windows of 2^23 bins (counting sort 1.8 times
+// faster than one pass on random keys of 2^24 values and on a permutation,
+// 1.2 times slower on sorted ones, whose later passes skip most warps),
+// the warp-combined bitset (4.7 times faster on sorted keys, as fast on
+// random ones) and the warp reconstruct from 2^17 words (1.4 to 1.8 times
+// faster on full bitsets of 2^19 and 2^20 words, slower on 2^15).
 var defaultWide = wideStrategy{window: 1 << 23, warpOccurs: true, warpReconstructWords: 1 << 17}
 
 // globalHistogram counts the keys into bins (zeroed) in global memory, by
-// the Sorter's wide strategy; a key outside the range sets bad.
+// the Sorter's wide strategy; a key outside the range sets bad. In windows,
+// the first pass records every warp's range of bins and the later ones
+// skip the warps that miss their window, so that sorted keys cost about
+// one pass.
 func (s *Sorter) globalHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, bad *runtime.Buffer[uint32]) error {
 	window := s.wide.window
 	if window == 0 || bins.Len() <= window {
 		return s.launch(s.fn.histogram, keys, lo, bins, bad)
 	}
+	warps := ceilDiv(keys.Len(), warpTableThreads*warpTableKeys) * (warpTableThreads / warpSize)
+	ranges, err := s.buffer("warpRanges", 2*warps)
+	if err != nil {
+		return err
+	}
 	for from := 0; from < bins.Len(); from += window {
 		count := min(window, bins.Len()-from)
-		if err := s.launch(s.fn.histogramWarp, keys, lo, uint32(bins.Len()), uint32(from), uint32(count), bins, bad); err != nil {
+		record := uint32(0)
+		if from == 0 {
+			record = 1
+		}
+		if err := s.launch(s.fn.histogramWarp, keys, lo, uint32(bins.Len()), uint32(from), uint32(count), bins, bad, ranges, record); err != nil {
 			return err
 		}
 	}

@@ -60,10 +60,14 @@ func runs(n int, lo uint32, bins, run int) []uint32 {
 	return keys
 }
 
-// launchWarpTable runs a warp-combined kernel over keys with the window
-// [from, from+count) on a zeroed table of cells cells and returns the
-// table and the bad flag.
-func launchWarpTable(t *testing.T, dev runtime.Device, f runtime.Function, keys []uint32, lo uint32, bins, from, count, cells int) (table []uint32, bad uint32) {
+// window is a window of a table: count cells from cell from.
+type window struct{ from, count int }
+
+// launchWarpTable runs a warp-combined kernel over keys on a zeroed table
+// of cells cells, once per window, and returns the table and the bad flag.
+// With skipping (the histogram) the first launch records the warps' ranges
+// and the later ones skip by them.
+func launchWarpTable(t *testing.T, dev runtime.Device, f runtime.Function, skipping bool, keys []uint32, lo uint32, bins, cells int, windows ...window) (table []uint32, bad uint32) {
 	t.Helper()
 	in, err := runtime.FromSlice(dev, keys)
 	if err != nil {
@@ -80,8 +84,26 @@ func launchWarpTable(t *testing.T, dev runtime.Device, f runtime.Function, keys 
 		t.Fatal(err)
 	}
 	defer flag.Free()
-	if err := dev.Launch(f, runtime.LaunchConfig{}, in, lo, uint32(bins), uint32(from), uint32(count), tab, flag); err != nil {
+	// The ranges start out empty, so that counts skipped by a range the
+	// first launch did not record would show; a warp covers at least 256
+	// keys, so there are ranges for all warps.
+	ranges, err := runtime.FromSlice(dev, slices.Repeat([]uint32{^uint32(0), 0}, (len(keys)+255)/256*8))
+	if err != nil {
 		t.Fatal(err)
+	}
+	defer ranges.Free()
+	for i, w := range windows {
+		args := []any{in, lo, uint32(bins), uint32(w.from), uint32(w.count), tab, flag}
+		if skipping {
+			record := uint32(0)
+			if i == 0 {
+				record = 1
+			}
+			args = append(args, ranges, record)
+		}
+		if err := dev.Launch(f, runtime.LaunchConfig{}, args...); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if table, err = tab.ToSlice(); err != nil {
 		t.Fatal(err)
@@ -122,16 +144,16 @@ func TestWarpTablesOnCPU(t *testing.T) {
 							wantBits[b/32] |= 1 << (b % 32)
 						}
 					}
-					got, bad := launchWarpTable(t, dev, hist, keys, lo, bins, w.from, w.count, bins)
+					got, bad := launchWarpTable(t, dev, hist, true, keys, lo, bins, bins, window{w.from, w.count})
 					if i := firstDiff(got, wantHist); i >= 0 || bad != 0 {
 						t.Fatalf("%s: histogram: first difference at %d, flag %d", name, i, bad)
 					}
 					wf, wc := w.from/32, (w.from+w.count+31)/32-w.from/32
-					got, bad = launchWarpTable(t, dev, occurs, keys, lo, bins, wf, wc, words)
+					got, bad = launchWarpTable(t, dev, occurs, false, keys, lo, bins, words, window{wf, wc})
 					if i := firstDiff(got, wantBits); i >= 0 || bad != 0 {
 						t.Fatalf("%s: bitset: first difference at %d, flag %d", name, i, bad)
 					}
-					got, bad = launchWarpTable(t, dev, hist, badKeys, lo, bins, 0, bins, bins)
+					got, bad = launchWarpTable(t, dev, hist, true, badKeys, lo, bins, bins, window{0, bins})
 					if sum(got) != uint32(n-1) || bad != 1 {
 						t.Fatalf("%s: histogram with a key at hi: %d keys counted, flag %d", name, sum(got), bad)
 					}
@@ -245,5 +267,51 @@ func TestWideStrategiesOnCPU(t *testing.T) {
 				t.Fatalf("got %v, want ErrKeyOutOfRange", err)
 			}
 		})
+	}
+}
+
+// TestWindowedPassesOnCPU runs the histogram in several windows (the first
+// recording the warps' ranges, the later ones skipping by them, windows in
+// order and out of it) and the bitset in one, on key counts around
+// multiples of a warp's and a block's batch of keys, and compares them
+// with plain Go; a key outside the range, in a warp of its own or not,
+// sets the flag in the first pass and is not counted.
+func TestWindowedPassesOnCPU(t *testing.T) {
+	dev := runtime.CPU()
+	hist := load(t, dev, sorts.GlobalHistogramWarpKernel())
+	occurs := load(t, dev, sorts.GlobalOccursWarpKernel())
+	r := rand.New(rand.NewPCG(73, 79))
+	const lo, bins = 5, 700
+	orders := [][]window{
+		{{0, 250}, {250, 250}, {500, 200}},
+		{{500, 200}, {0, 250}, {250, 250}},
+	}
+	for _, n := range []int{1, 511, 512, 513, 4095, 4096, 4097, 8193} {
+		for _, kp := range []int{0, 2, 5} {
+			keys := warpKeys[kp].keys(r, n, lo, bins)
+			wantHist := make([]uint32, bins)
+			wantBits := make([]uint32, (bins+31)/32)
+			for _, k := range keys {
+				wantHist[k-lo]++
+				wantBits[(k-lo)/32] |= 1 << ((k - lo) % 32)
+			}
+			for i, order := range orders {
+				name := fmt.Sprintf("n=%d/%s/order %d", n, warpKeys[kp].name, i)
+				got, bad := launchWarpTable(t, dev, hist, true, keys, lo, bins, bins, order...)
+				if i := firstDiff(got, wantHist); i >= 0 || bad != 0 {
+					t.Fatalf("%s: histogram: first difference at %d, flag %d", name, i, bad)
+				}
+			}
+			got, bad := launchWarpTable(t, dev, occurs, false, keys, lo, bins, len(wantBits), window{0, len(wantBits)})
+			if i := firstDiff(got, wantBits); i >= 0 || bad != 0 {
+				t.Fatalf("n=%d/%s: bitset: first difference at %d, flag %d", n, warpKeys[kp].name, i, bad)
+			}
+			badKeys := slices.Clone(keys)
+			badKeys[n-1] = lo - 1
+			got, bad = launchWarpTable(t, dev, hist, true, badKeys, lo, bins, bins, orders[0]...)
+			if sum(got) != uint32(n-1) || bad != 1 {
+				t.Fatalf("n=%d/%s: histogram with a key below lo: %d keys counted, flag %d", n, warpKeys[kp].name, sum(got), bad)
+			}
+		}
 	}
 }
