@@ -31,8 +31,12 @@
 // os.UserCacheDir()/obsidian-go/kernels, keyed by the SHA-256 of the CUDA
 // text, the NVRTC options, the GPU architecture and the NVRTC version; the
 // environment variable OBSIDIAN_CACHE=off turns the disk cache off, as does
-// (*GPU).SetCacheDir(""). Several processes may share the disk cache;
-// (*GPU).CacheStats counts compiles, memory hits and disk hits.
+// (*GPU).SetCacheDir(""). Several processes may share the disk cache. Each
+// entry carries a SHA-256 checksum of its key and image: an entry that is
+// truncated, altered, not a regular file (a FIFO is never opened for a
+// blocking read) or too large is not used but compiled again and replaced.
+// (*GPU).CacheStats counts compiles, memory hits, disk hits and rejected
+// disk entries.
 //
 // The CPU device (CPU) interprets the same kernels with the evaluator, which
 // checks every launch for data races, divergent barriers and out-of-bounds
