@@ -76,6 +76,9 @@ func newKernelCache() *kernelCache {
 // SetCacheDir sets the folder of the GPU's disk cache of compiled kernels;
 // "" turns the disk cache off. Kernels already loaded stay loaded.
 func (g *GPU) SetCacheDir(dir string) {
+	if g.opened() != nil {
+		return
+	}
 	g.cache.mu.Lock()
 	defer g.cache.mu.Unlock()
 	g.cache.dir = dir
@@ -83,6 +86,9 @@ func (g *GPU) SetCacheDir(dir string) {
 
 // CacheDir returns the folder of the GPU's disk cache, "" when it is off.
 func (g *GPU) CacheDir() string {
+	if g.opened() != nil {
+		return ""
+	}
 	g.cache.mu.Lock()
 	defer g.cache.mu.Unlock()
 	return g.cache.dir
@@ -90,6 +96,9 @@ func (g *GPU) CacheDir() string {
 
 // CacheStats returns how the GPU's kernel loads have been served so far.
 func (g *GPU) CacheStats() CacheStats {
+	if g.opened() != nil {
+		return CacheStats{}
+	}
 	return g.cache.stats()
 }
 

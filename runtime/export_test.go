@@ -5,6 +5,9 @@ var (
 	NVRTCCandidates = nvrtcCandidates
 	CompareVersions = compareVersions
 	WithLengths     = withLengths
+	MemAvailable    = memAvailable
+	CgroupAvailable = cgroupAvailable
+	EvalShadowBytes = evalShadowBytes
 )
 
 // TargetFor returns the --gpu-architecture value targetFor chooses and whether it
