@@ -1,8 +1,12 @@
 package runtime
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,7 +63,8 @@ func (d *cpuDevice) Alloc(t ir.Type, n int) (*Mem, error) {
 	if err := d.reserve(int64(size)); err != nil {
 		return nil, fmt.Errorf("allocating %d elements of %s (%d bytes) on %s: %w", n, t, size, d.Name(), err)
 	}
-	return newMem(d, t, n, &cpuStorage{device: d, buf: eval.NewBuffer(t, n)}), nil
+	st := &cpuStorage{device: d, id: cpuStorages.Add(1), buf: eval.NewBuffer(t, n)}
+	return newMem(d, t, n, st), nil
 }
 
 var errCPUClosed = errors.New("the CPU device has been closed")
@@ -141,6 +146,7 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 		return fmt.Errorf("launching kernel %s: %w", cf.Name(), err)
 	}
 	defer release()
+	defer lockData(cf.kernel, bound)()
 	evalArgs := make([]eval.Arg, len(bound))
 	for i, a := range bound {
 		if a.mem == nil {
@@ -172,24 +178,70 @@ func (d *cpuDevice) Close() error {
 // its device's limit until released.
 type cpuStorage struct {
 	device *cpuDevice
-	buf    *eval.Buffer
+	id     int64 // the order in which a launch locks its buffers
+	// data is held for writing while the buffer is written and for reading
+	// while it is read, so that copies and launches from several goroutines
+	// happen one after the other, as a GPU's copies and launches on its
+	// default stream do.
+	data sync.RWMutex
+	buf  *eval.Buffer
 }
 
+var cpuStorages atomic.Int64
+
 func (s *cpuStorage) write(off int, src []byte) error {
+	s.data.Lock()
+	defer s.data.Unlock()
 	copy(s.buf.Data[off:], src)
 	return nil
 }
 
 func (s *cpuStorage) read(off int, dst []byte) error {
+	s.data.RLock()
+	defer s.data.RUnlock()
 	copy(dst, s.buf.Data[off:])
 	return nil
 }
 
 func (s *cpuStorage) fill(off, size int, elem []byte) error {
+	s.data.Lock()
+	defer s.data.Unlock()
 	for i := off; i < off+size; i += len(elem) {
 		copy(s.buf.Data[i:], elem)
 	}
 	return nil
+}
+
+// lockData locks the data of a launch's buffers, for writing those that k
+// may write, in the order of their ids so that concurrent launches cannot
+// deadlock, and returns the function that unlocks them. The buffers are
+// held (see hold).
+func lockData(k *ir.Kernel, bound []boundArg) (unlock func()) {
+	writes := map[*cpuStorage]bool{}
+	for i, a := range bound {
+		if a.mem == nil {
+			continue
+		}
+		s := a.mem.store.(*cpuStorage)
+		writes[s] = writes[s] || k.Params[i].Array.Access != ir.Input
+	}
+	order := slices.SortedFunc(maps.Keys(writes), func(a, b *cpuStorage) int { return cmp.Compare(a.id, b.id) })
+	for _, s := range order {
+		if writes[s] {
+			s.data.Lock()
+		} else {
+			s.data.RLock()
+		}
+	}
+	return func() {
+		for _, s := range order {
+			if writes[s] {
+				s.data.Unlock()
+			} else {
+				s.data.RUnlock()
+			}
+		}
+	}
 }
 
 func (s *cpuStorage) release() error {
