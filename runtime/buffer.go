@@ -167,6 +167,10 @@ func (b *Buffer[T]) elemSize() int {
 	return int(unsafe.Sizeof(zero))
 }
 
+// byteOff returns the buffer's offset in bytes. Offsets and lengths of a
+// usable buffer lie within an allocation whose size in bytes was checked
+// (allocBytes), so this and the other byte counts derived from them cannot
+// overflow.
 func (b *Buffer[T]) byteOff() int { return b.off * b.elemSize() }
 
 func (b *Buffer[T]) memRange() (*Mem, int, int, error) {
