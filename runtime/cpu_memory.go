@@ -19,8 +19,9 @@ type CPUOption func(*cpuDevice)
 // its live allocations and, during a launch, the evaluator's estimate of the
 // state it keeps for the launch (see the package documentation). A request
 // beyond it fails with an error wrapping ErrOutOfMemory rather than
-// exhausting the machine. A negative limit is taken as 0; math.MaxInt64
-// lifts the limit.
+// exhausting the machine. A buffer dropped without Free counts until the
+// garbage collector has released it. A negative limit is taken as 0;
+// math.MaxInt64 lifts the limit.
 func CPUMemoryLimit(bytes int64) CPUOption {
 	return func(d *cpuDevice) { d.limit = max(bytes, 0) }
 }
