@@ -19,14 +19,21 @@ type Buffer[T Scalar] struct {
 }
 
 // Alloc allocates a buffer of n elements of T on d. Its contents are
-// undefined until written.
+// undefined until written. A request beyond what d has or allows is an
+// error wrapping ErrOutOfMemory.
 func Alloc[T Scalar](d Device, n int) (*Buffer[T], error) {
+	if d == nil {
+		return nil, fmt.Errorf("allocating %d elements of %s: %w", n, TypeOf[T](), errNilDevice)
+	}
 	m, err := d.Alloc(TypeOf[T](), n)
 	if err != nil {
 		return nil, err
 	}
 	return &Buffer[T]{mem: m, n: n}, nil
 }
+
+// errNilDevice is returned when a nil Device is given.
+var errNilDevice = errors.New("nil Device")
 
 // FromSlice allocates a buffer on d holding a copy of s.
 func FromSlice[T Scalar](d Device, s []T) (*Buffer[T], error) {
@@ -41,25 +48,59 @@ func FromSlice[T Scalar](d Device, s []T) (*Buffer[T], error) {
 	return b, nil
 }
 
-// Len returns the number of elements.
-func (b *Buffer[T]) Len() int { return b.n }
+// Errors of buffers that were never allocated. Every method of such a
+// buffer returns one of them (or a zero value where it returns no error).
+var (
+	errNilBuffer  = errors.New("nil buffer")
+	errZeroBuffer = errors.New("the Buffer was not made by Alloc, FromSlice or View (it is a zero Buffer)")
+)
 
-// Device returns the device the buffer is on.
-func (b *Buffer[T]) Device() Device { return b.mem.device }
+// usable returns why b cannot be used, or nil.
+func (b *Buffer[T]) usable() error {
+	switch {
+	case b == nil:
+		return errNilBuffer
+	case b.err != nil:
+		return b.err
+	case b.mem == nil:
+		return errZeroBuffer
+	}
+	return nil
+}
 
-// Mem returns the allocation the buffer is (part of).
-func (b *Buffer[T]) Mem() *Mem { return b.mem }
+// Len returns the number of elements (0 for a nil Buffer).
+func (b *Buffer[T]) Len() int {
+	if b == nil {
+		return 0
+	}
+	return b.n
+}
+
+// Device returns the device the buffer is on (nil for a nil or zero
+// Buffer).
+func (b *Buffer[T]) Device() Device { return b.Mem().Device() }
+
+// Mem returns the allocation the buffer is (part of) (nil for a nil or zero
+// Buffer).
+func (b *Buffer[T]) Mem() *Mem {
+	if b == nil {
+		return nil
+	}
+	return b.mem
+}
 
 // View returns the n elements starting at off, sharing the buffer's memory.
-// An out-of-range view is returned anyway, and every use of it fails with
-// an error saying why.
+// An out-of-range view (or a view of a nil, zero or bad buffer) is returned
+// anyway, and every use of it fails with an error saying why.
 func (b *Buffer[T]) View(off, n int) *Buffer[T] {
-	v := &Buffer[T]{mem: b.mem, off: b.off + off, n: n, view: true, err: b.err}
-	if v.err == nil && (off < 0 || n < 0 || off > b.n-n) {
-		v.err = fmt.Errorf("view [%d, %d+%d) of a buffer of %d elements is out of range", off, off, n, b.n)
-		v.off, v.n = b.off, 0
+	if err := b.usable(); err != nil {
+		return &Buffer[T]{mem: b.Mem(), view: true, err: err}
 	}
-	return v
+	if off < 0 || n < 0 || off > b.n-n {
+		err := fmt.Errorf("view [%d, %d+%d) of a buffer of %d elements is out of range", off, off, n, b.n)
+		return &Buffer[T]{mem: b.mem, off: b.off, view: true, err: err}
+	}
+	return &Buffer[T]{mem: b.mem, off: b.off + off, n: n, view: true}
 }
 
 // CopyFrom copies s, which must have Len elements, into the buffer.
@@ -80,6 +121,9 @@ func (b *Buffer[T]) CopyTo(s []T) error {
 
 // ToSlice returns a copy of the buffer's elements.
 func (b *Buffer[T]) ToSlice() ([]T, error) {
+	if err := b.usable(); err != nil {
+		return nil, err
+	}
 	s := make([]T, b.n)
 	if err := b.CopyTo(s); err != nil {
 		return nil, err
@@ -89,8 +133,8 @@ func (b *Buffer[T]) ToSlice() ([]T, error) {
 
 // Fill sets every element to v.
 func (b *Buffer[T]) Fill(v T) error {
-	if b.err != nil {
-		return b.err
+	if err := b.usable(); err != nil {
+		return err
 	}
 	val, _ := scalarValue(v)
 	return b.mem.use(func(st storage) error { return st.fill(b.byteOff(), b.n*b.elemSize(), valueBytes(val)) })
@@ -99,6 +143,9 @@ func (b *Buffer[T]) Fill(v T) error {
 // Free releases the buffer's memory. Freeing a view is an error: free the
 // buffer it was taken from.
 func (b *Buffer[T]) Free() error {
+	if err := b.usable(); err != nil {
+		return err
+	}
 	if b.view {
 		return errors.New("freeing a view: free the buffer it is a view of")
 	}
@@ -106,8 +153,8 @@ func (b *Buffer[T]) Free() error {
 }
 
 func (b *Buffer[T]) checkHost(what string, n int) error {
-	if b.err != nil {
-		return b.err
+	if err := b.usable(); err != nil {
+		return err
 	}
 	if n != b.n {
 		return fmt.Errorf("%s a buffer of %d elements of %s: the slice has %d", what, b.n, TypeOf[T](), n)
@@ -120,13 +167,17 @@ func (b *Buffer[T]) elemSize() int {
 	return int(unsafe.Sizeof(zero))
 }
 
+// byteOff returns the buffer's offset in bytes. Offsets and lengths of a
+// usable buffer lie within an allocation whose size in bytes was checked
+// (allocBytes), so this and the other byte counts derived from them cannot
+// overflow.
 func (b *Buffer[T]) byteOff() int { return b.off * b.elemSize() }
 
 func (b *Buffer[T]) memRange() (*Mem, int, int, error) {
-	if b == nil {
-		return nil, 0, 0, errors.New("nil buffer")
+	if err := b.usable(); err != nil {
+		return nil, 0, 0, err
 	}
-	return b.mem, b.off, b.n, b.err
+	return b.mem, b.off, b.n, nil
 }
 
 func (b *Buffer[T]) elemName() string { return TypeOf[T]().String() }

@@ -1,13 +1,19 @@
 package runtime
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // CacheStats counts how a GPU's kernel loads were served.
@@ -15,6 +21,10 @@ type CacheStats struct {
 	Compiles   int64 // compiled with NVRTC
 	MemoryHits int64 // already loaded in this process
 	DiskHits   int64 // read from the disk cache
+	// DiskRejects counts disk cache entries found but not used: not a
+	// regular file, too large, truncated or altered (their checksum does
+	// not match). Each is compiled again and its entry replaced.
+	DiskRejects int64
 }
 
 // kernelCache holds a GPU's loaded modules by key and finds compiled images
@@ -24,7 +34,7 @@ type kernelCache struct {
 	dir     string     // "" when the disk cache is off
 	modules map[cacheKey]uintptr
 
-	compiles, memoryHits, diskHits atomic.Int64
+	compiles, memoryHits, diskHits, diskRejects atomic.Int64
 }
 
 // cacheKey identifies a compiled image: the SHA-256 of everything that
@@ -66,6 +76,9 @@ func newKernelCache() *kernelCache {
 // SetCacheDir sets the folder of the GPU's disk cache of compiled kernels;
 // "" turns the disk cache off. Kernels already loaded stay loaded.
 func (g *GPU) SetCacheDir(dir string) {
+	if g.opened() != nil {
+		return
+	}
 	g.cache.mu.Lock()
 	defer g.cache.mu.Unlock()
 	g.cache.dir = dir
@@ -73,6 +86,9 @@ func (g *GPU) SetCacheDir(dir string) {
 
 // CacheDir returns the folder of the GPU's disk cache, "" when it is off.
 func (g *GPU) CacheDir() string {
+	if g.opened() != nil {
+		return ""
+	}
 	g.cache.mu.Lock()
 	defer g.cache.mu.Unlock()
 	return g.cache.dir
@@ -80,11 +96,15 @@ func (g *GPU) CacheDir() string {
 
 // CacheStats returns how the GPU's kernel loads have been served so far.
 func (g *GPU) CacheStats() CacheStats {
+	if g.opened() != nil {
+		return CacheStats{}
+	}
 	return g.cache.stats()
 }
 
 func (c *kernelCache) stats() CacheStats {
-	return CacheStats{Compiles: c.compiles.Load(), MemoryHits: c.memoryHits.Load(), DiskHits: c.diskHits.Load()}
+	return CacheStats{Compiles: c.compiles.Load(), MemoryHits: c.memoryHits.Load(), DiskHits: c.diskHits.Load(),
+		DiskRejects: c.diskRejects.Load()}
 }
 
 // path returns where the image of key lives on disk; c.mu is held.
@@ -92,22 +112,94 @@ func (c *kernelCache) path(key cacheKey, ext string) string {
 	return filepath.Join(c.dir, hex.EncodeToString(key[:])+ext)
 }
 
-// readDisk returns the cached image of key, or nil; c.mu is held.
+// A disk cache entry is cacheMagic, then the SHA-256 of the key and the
+// image, then the image. The checksum catches a truncated or altered file,
+// and one copied under another key's name.
+const cacheMagic = "obsidian-go kernel cache v2\n"
+
+// maxCacheEntry bounds the size of a disk cache entry read: compiled
+// kernels are far smaller.
+const maxCacheEntry = 256 << 20
+
+// entrySum returns the checksum of image stored under key.
+func entrySum(key cacheKey, image []byte) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write(key[:])
+	h.Write(image)
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// encodeEntry returns the disk cache entry of image under key.
+func encodeEntry(key cacheKey, image []byte) []byte {
+	sum := entrySum(key, image)
+	return append(append([]byte(cacheMagic), sum[:]...), image...)
+}
+
+// decodeEntry returns the image of an entry read under key, or an error
+// saying what is wrong with it.
+func decodeEntry(key cacheKey, entry []byte) ([]byte, error) {
+	rest, ok := bytes.CutPrefix(entry, []byte(cacheMagic))
+	switch {
+	case !ok:
+		return nil, errors.New("not a kernel cache entry of this version")
+	case len(rest) <= sha256.Size:
+		return nil, fmt.Errorf("truncated: %d bytes", len(entry))
+	}
+	image := rest[sha256.Size:]
+	if sum := entrySum(key, image); !bytes.Equal(sum[:], rest[:sha256.Size]) {
+		return nil, errors.New("checksum mismatch: truncated or altered")
+	}
+	return image, nil
+}
+
+// readEntry reads the file at path, without blocking: a FIFO, a device or
+// anything else that is not a regular file is an error, never opened for
+// reading in a way that could wait for a writer.
+func readEntry(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (%v)", path, info.Mode().Type())
+	case info.Size() > maxCacheEntry:
+		return nil, fmt.Errorf("%s has %d bytes, more than a cache entry may", path, info.Size())
+	}
+	return io.ReadAll(io.LimitReader(f, maxCacheEntry))
+}
+
+// readDisk returns the cached image of key, or nil. An entry that is
+// there but unusable counts as a reject; c.mu is held.
 func (c *kernelCache) readDisk(key cacheKey, ext string) []byte {
 	if c.dir == "" {
 		return nil
 	}
-	image, err := os.ReadFile(c.path(key, ext))
-	if err != nil || len(image) == 0 {
+	entry, err := readEntry(c.path(key, ext))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var image []byte
+	if err == nil {
+		image, err = decodeEntry(key, entry)
+	}
+	if err != nil {
+		c.diskRejects.Add(1)
 		return nil
 	}
 	return image
 }
 
-// writeDisk stores image under key. The file appears whole or not at all
-// (a temporary file renamed into place), so processes can share the folder.
-// The cache is an optimisation: a failure to write it is not reported.
-// c.mu is held.
+// writeDisk stores image under key, replacing whatever is at its path
+// (but a folder). The file appears whole or not at all (a temporary file
+// renamed into place), so processes can share the folder. The cache is an
+// optimisation: a failure to write it is not reported. c.mu is held.
 func (c *kernelCache) writeDisk(key cacheKey, ext string, image []byte) {
 	if c.dir == "" {
 		return
@@ -119,7 +211,7 @@ func (c *kernelCache) writeDisk(key cacheKey, ext string, image []byte) {
 	if err != nil {
 		return
 	}
-	_, werr := tmp.Write(image)
+	_, werr := tmp.Write(encodeEntry(key, image))
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path(key, ext)) != nil {
 		_ = os.Remove(tmp.Name())

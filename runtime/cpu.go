@@ -1,8 +1,12 @@
 package runtime
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,6 +24,8 @@ const CPUMaxSharedBytes = 227 << 10
 type cpuDevice struct {
 	id     int64
 	closed atomic.Bool
+	limit  int64        // the most bytes held at once
+	held   atomic.Int64 // bytes of live allocations and running launches
 }
 
 var cpuDevices atomic.Int64
@@ -27,21 +33,38 @@ var cpuDevices atomic.Int64
 // CPU returns a new CPU device: kernels are interpreted by the evaluator,
 // which checks every launch for data races, divergent barriers and
 // out-of-bounds accesses and reports them, with the Go line that built the
-// offending statement, as the launch's error.
-func CPU() Device { return &cpuDevice{id: cpuDevices.Add(1)} }
+// offending statement, as the launch's error. The device holds at most
+// DefaultCPUMemoryLimit() bytes, or what CPUMemoryLimit sets; the package
+// documentation says what its launches cost.
+func CPU(options ...CPUOption) Device {
+	d := &cpuDevice{id: cpuDevices.Add(1), limit: -1}
+	for _, o := range options {
+		o(d)
+	}
+	if d.limit < 0 {
+		d.limit = DefaultCPUMemoryLimit()
+	}
+	return d
+}
 
 // Name implements Device.
 func (d *cpuDevice) Name() string { return fmt.Sprintf("CPU evaluator %d", d.id) }
 
-// Alloc implements Device.
+// Alloc implements Device. An allocation that would take the device past
+// its memory limit fails with an error wrapping ErrOutOfMemory.
 func (d *cpuDevice) Alloc(t ir.Type, n int) (*Mem, error) {
-	if err := checkAlloc(t, n); err != nil {
+	size, err := allocBytes(t, n)
+	if err != nil {
 		return nil, err
 	}
 	if d.closed.Load() {
 		return nil, errCPUClosed
 	}
-	return newMem(d, t, n, &cpuStorage{buf: eval.NewBuffer(t, n)}), nil
+	if err := d.reserve(int64(size)); err != nil {
+		return nil, fmt.Errorf("allocating %d elements of %s (%d bytes) on %s: %w", n, t, size, d.Name(), err)
+	}
+	st := &cpuStorage{device: d, id: cpuStorages.Add(1), buf: eval.NewBuffer(t, n)}
+	return newMem(d, t, n, st), nil
 }
 
 var errCPUClosed = errors.New("the CPU device has been closed")
@@ -78,10 +101,15 @@ func (d *cpuDevice) Load(k *ir.Kernel) (Function, error) {
 	return &cpuFunction{device: d, kernel: compiled, sig: SignatureOf(compiled)}, nil
 }
 
-// Launch implements Device. It returns when the kernel has run.
+// Launch implements Device. It returns when the kernel has run, or when
+// cfg.Context is done (checked before each block). The evaluator's state
+// for the launch counts against the device's memory limit while it runs.
 func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if d.closed.Load() {
 		return errCPUClosed
+	}
+	if f == nil {
+		return fmt.Errorf("%w on %s", errNilFunction, d.Name())
 	}
 	cf, ok := f.(*cpuFunction)
 	if !ok || cf.device != d {
@@ -100,11 +128,25 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if err != nil {
 		return err
 	}
+	if err := cancelled(cfg.Context, cf.Name(), d); err != nil {
+		return err
+	}
+	lengths := make([]int, len(bound))
+	for i, a := range bound {
+		lengths[i] = a.n
+	}
+	state := launchStateBytes(cf.kernel, lengths)
+	if err := d.reserve(state); err != nil {
+		return fmt.Errorf("launching kernel %s on %s: the evaluator's state for the launch needs about %d bytes: %w",
+			cf.Name(), d.Name(), state, err)
+	}
+	defer d.unreserve(state)
 	release, err := hold(bound)
 	if err != nil {
 		return fmt.Errorf("launching kernel %s: %w", cf.Name(), err)
 	}
 	defer release()
+	defer lockData(cf.kernel, bound)()
 	evalArgs := make([]eval.Arg, len(bound))
 	for i, a := range bound {
 		if a.mem == nil {
@@ -115,7 +157,7 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 		size := a.mem.elem.Size()
 		evalArgs[i] = eval.Arg{Buffer: &eval.Buffer{Elem: a.mem.elem, Data: data[a.off*size : (a.off+a.n)*size]}}
 	}
-	if err := eval.Launch(cf.kernel, eval.Config{Blocks: blocks}, evalArgs); err != nil {
+	if err := eval.Launch(cf.kernel, eval.Config{Blocks: blocks, Context: cfg.Context}, evalArgs); err != nil {
 		return fmt.Errorf("launching kernel %s on %s: %w", cf.Name(), d.Name(), err)
 	}
 	return nil
@@ -132,27 +174,80 @@ func (d *cpuDevice) Close() error {
 	return nil
 }
 
-// cpuStorage is host memory holding an evaluator buffer.
-type cpuStorage struct{ buf *eval.Buffer }
+// cpuStorage is host memory holding an evaluator buffer, counted against
+// its device's limit until released.
+type cpuStorage struct {
+	device *cpuDevice
+	id     int64 // the order in which a launch locks its buffers
+	// data is held for writing while the buffer is written and for reading
+	// while it is read, so that copies and launches from several goroutines
+	// happen one after the other, as a GPU's copies and launches on its
+	// default stream do.
+	data sync.RWMutex
+	buf  *eval.Buffer
+}
+
+var cpuStorages atomic.Int64
 
 func (s *cpuStorage) write(off int, src []byte) error {
+	s.data.Lock()
+	defer s.data.Unlock()
 	copy(s.buf.Data[off:], src)
 	return nil
 }
 
 func (s *cpuStorage) read(off int, dst []byte) error {
+	s.data.RLock()
+	defer s.data.RUnlock()
 	copy(dst, s.buf.Data[off:])
 	return nil
 }
 
 func (s *cpuStorage) fill(off, size int, elem []byte) error {
+	s.data.Lock()
+	defer s.data.Unlock()
 	for i := off; i < off+size; i += len(elem) {
 		copy(s.buf.Data[i:], elem)
 	}
 	return nil
 }
 
-func (s *cpuStorage) release() error { return nil }
+// lockData locks the data of a launch's buffers, for writing those that k
+// may write, in the order of their ids so that concurrent launches cannot
+// deadlock, and returns the function that unlocks them. The buffers are
+// held (see hold).
+func lockData(k *ir.Kernel, bound []boundArg) (unlock func()) {
+	writes := map[*cpuStorage]bool{}
+	for i, a := range bound {
+		if a.mem == nil {
+			continue
+		}
+		s := a.mem.store.(*cpuStorage)
+		writes[s] = writes[s] || k.Params[i].Array.Access != ir.Input
+	}
+	order := slices.SortedFunc(maps.Keys(writes), func(a, b *cpuStorage) int { return cmp.Compare(a.id, b.id) })
+	for _, s := range order {
+		if writes[s] {
+			s.data.Lock()
+		} else {
+			s.data.RLock()
+		}
+	}
+	return func() {
+		for _, s := range order {
+			if writes[s] {
+				s.data.Unlock()
+			} else {
+				s.data.RUnlock()
+			}
+		}
+	}
+}
+
+func (s *cpuStorage) release() error {
+	s.device.unreserve(int64(len(s.buf.Data)))
+	return nil
+}
 
 // cpuStream is a stream of the CPU device: launches run as they are made,
 // so there is never anything to wait for.
@@ -215,7 +310,10 @@ func (e *cpuEvent) Synchronize() error {
 // Since implements Event.
 func (e *cpuEvent) Since(start Event) (time.Duration, error) {
 	s, ok := start.(*cpuEvent)
-	if !ok || s.device != e.device {
+	switch {
+	case start == nil:
+		return 0, errors.New("timing from a nil Event")
+	case !ok || s.device != e.device:
 		return 0, errors.New("timing events of different devices")
 	}
 	if e.closed.Load() || s.closed.Load() {

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"time"
 
 	"github.com/obsidian-go/obsidian/ir"
@@ -47,13 +48,21 @@ type Function interface {
 }
 
 // LaunchConfig says how to launch a kernel. The zero value launches as many
-// blocks as the kernel's Blocks expression asks for, on the default stream.
+// blocks as the kernel's Blocks expression asks for, on the default stream,
+// and cannot be cancelled.
 type LaunchConfig struct {
 	// Blocks is the number of blocks; 0 means the kernel's Blocks
-	// expression evaluated for the launch's arguments.
+	// expression evaluated for the launch's arguments. Either is clamped
+	// to [1, 2^31-1], the largest grid a GPU launches.
 	Blocks int
 	// Stream is where the launch is queued; nil means the default stream.
 	Stream Stream
+	// Context, when not nil, cancels the launch. A launch whose context is
+	// done before it starts does not start. The CPU device also checks it
+	// before each block and stops there, so a long launch ends within one
+	// block's time of the cancellation; a GPU launch, once queued, runs to
+	// its end. The error of a cancelled launch wraps Context.Err().
+	Context context.Context
 }
 
 // Stream is an ordered queue of work on a device. Work on different streams

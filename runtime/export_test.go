@@ -5,6 +5,9 @@ var (
 	NVRTCCandidates = nvrtcCandidates
 	CompareVersions = compareVersions
 	WithLengths     = withLengths
+	MemAvailable    = memAvailable
+	CgroupAvailable = cgroupAvailable
+	EvalShadowBytes = evalShadowBytes
 )
 
 // TargetFor returns the --gpu-architecture value targetFor chooses and whether it
@@ -32,3 +35,9 @@ func (d DiskCache) Write(key [32]byte, image []byte) { d.c.writeDisk(key, ".cubi
 
 // Read returns the image stored under key, or nil.
 func (d DiskCache) Read(key [32]byte) []byte { return d.c.readDisk(key, ".cubin") }
+
+// Path returns the file of the entry of key.
+func (d DiskCache) Path(key [32]byte) string { return d.c.path(key, ".cubin") }
+
+// Stats returns the cache's counters.
+func (d DiskCache) Stats() CacheStats { return d.c.stats() }

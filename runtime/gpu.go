@@ -41,6 +41,17 @@ type Properties struct {
 // errClosed is returned for any use of a closed GPU.
 var errClosed = errors.New("the GPU has been closed")
 
+// errNotOpened is returned for any use of a nil or zero GPU.
+var errNotOpened = errors.New("the GPU was not opened with Open (it is nil or a zero GPU)")
+
+// opened returns errNotOpened for a nil or zero GPU, else nil.
+func (g *GPU) opened() error {
+	if g == nil || g.drv == nil {
+		return errNotOpened
+	}
+	return nil
+}
+
 // Open binds the CUDA driver (libcuda.so.1, then libcuda.so) and opens GPU
 // number ordinal. Without a driver or a GPU it returns an error that says
 // what was tried.
@@ -77,6 +88,11 @@ func (g *GPU) readProperties() error {
 	}
 	g.props.Name = goString(&name[0])
 	g.props.DriverVersion = g.drv.version
+	var total uint64
+	if err := g.drv.deviceTotal.call(uintptr(unsafe.Pointer(&total)), uintptr(g.device)).errf("asking the memory of GPU %d", g.ordinal); err != nil {
+		return err
+	}
+	g.props.TotalMemory = total
 	for _, a := range []struct {
 		attr int
 		dst  *int
@@ -98,10 +114,18 @@ func (g *GPU) readProperties() error {
 }
 
 // Name returns the GPU's name and ordinal, e.g. "NVIDIA H200 (GPU 0)".
-func (g *GPU) Name() string { return fmt.Sprintf("%s (GPU %d)", g.props.Name, g.ordinal) }
+func (g *GPU) Name() string {
+	if g.opened() != nil {
+		return "unopened GPU"
+	}
+	return fmt.Sprintf("%s (GPU %d)", g.props.Name, g.ordinal)
+}
 
 // Properties returns the GPU's properties, with its memory as of now.
 func (g *GPU) Properties() (Properties, error) {
+	if err := g.opened(); err != nil {
+		return Properties{}, err
+	}
 	p := g.props
 	var err error
 	p.FreeMemory, p.TotalMemory, err = g.MemInfo()
@@ -126,6 +150,9 @@ func (g *GPU) Synchronize() error {
 // primary context. Calls running on the GPU from other goroutines finish
 // first; later ones return an error. Closing twice is an error.
 func (g *GPU) Close() error {
+	if err := g.opened(); err != nil {
+		return err
+	}
 	if g.closed.Swap(true) {
 		return errClosed
 	}
@@ -152,6 +179,9 @@ func (g *GPU) Close() error {
 // call with itself: a read lock taken again while Close waits for the
 // write lock would deadlock.
 func (g *GPU) with(f func() error) error {
+	if err := g.opened(); err != nil {
+		return err
+	}
 	g.use.RLock()
 	defer g.use.RUnlock()
 	if g.closed.Load() {

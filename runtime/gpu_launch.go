@@ -8,6 +8,12 @@ import (
 // Launch queues f on the GPU with args, after checking them against f's
 // parameters. See Device.
 func (g *GPU) Launch(f Function, cfg LaunchConfig, args ...any) error {
+	if f == nil {
+		return fmt.Errorf("%w on %s", errNilFunction, g.Name())
+	}
+	if err := g.opened(); err != nil {
+		return fmt.Errorf("launching kernel %s: %w", f.Name(), err)
+	}
 	gf, ok := f.(*gpuFunction)
 	if !ok || gf.gpu != g {
 		return fmt.Errorf("launching kernel %s on %s: it was not loaded there", f.Name(), g.Name())
@@ -29,6 +35,9 @@ func (g *GPU) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	}
 	blocks, err := gridSize(gf.name, gf.kernel, cfg, bound)
 	if err != nil {
+		return err
+	}
+	if err := cancelled(cfg.Context, gf.name, g); err != nil {
 		return err
 	}
 	return g.launch(gf, bound, blocks, stream)

@@ -34,6 +34,9 @@ func (f *gpuFunction) SharedBytes() int { return f.shared }
 // Load compiles k for the GPU (codegen, then NVRTC, both cached) and loads
 // it. A CUDA compile failure is a *CompileError.
 func (g *GPU) Load(k *ir.Kernel) (Function, error) {
+	if err := g.opened(); err != nil {
+		return nil, err
+	}
 	compiled, err := codegen.Compile(k, codegen.Target{MaxSharedBytes: g.props.SharedPerBlockOptIn})
 	if err != nil {
 		return nil, err
@@ -53,6 +56,9 @@ func (g *GPU) Load(k *ir.Kernel) (Function, error) {
 // and sharedBytes bytes of dynamic shared memory per block. Launches of the
 // returned function must set LaunchConfig.Blocks.
 func (g *GPU) LoadCUDA(src, kernelName string, sig Signature, sharedBytes, threads int) (Function, error) {
+	if err := g.opened(); err != nil {
+		return nil, fmt.Errorf("loading kernel %s: %w", kernelName, err)
+	}
 	if err := sig.validate(); err != nil {
 		return nil, fmt.Errorf("loading kernel %s: %w", kernelName, err)
 	}

@@ -15,12 +15,22 @@ type gpuStorage struct {
 	size int
 }
 
-// Alloc allocates device memory for n elements of type t.
+// Alloc allocates device memory for n elements of type t. A request for
+// more than the GPU has, or more than it has free, fails with an error
+// wrapping ErrOutOfMemory, and the GPU stays usable.
 func (g *GPU) Alloc(t ir.Type, n int) (*Mem, error) {
-	if err := checkAlloc(t, n); err != nil {
+	size, err := allocBytes(t, n)
+	if err != nil {
 		return nil, err
 	}
-	s := &gpuStorage{gpu: g, size: n * t.Size()}
+	if err := g.opened(); err != nil {
+		return nil, err
+	}
+	if uint64(size) > g.props.TotalMemory {
+		return nil, fmt.Errorf("allocating %d elements of %s (%d bytes) on %s: it has %d bytes in all: %w",
+			n, t, size, g.Name(), g.props.TotalMemory, ErrOutOfMemory)
+	}
+	s := &gpuStorage{gpu: g, size: size}
 	if s.size > 0 {
 		err := g.with(func() error {
 			return g.drv.memAlloc.call(uintptr(unsafe.Pointer(&s.ptr)), uintptr(s.size)).errf("allocating %d elements of %s (%d bytes) on %s", n, t, s.size, g.Name())

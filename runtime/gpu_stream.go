@@ -100,7 +100,10 @@ func (e *gpuEvent) Synchronize() error {
 // Since implements Event.
 func (e *gpuEvent) Since(start Event) (time.Duration, error) {
 	s, ok := start.(*gpuEvent)
-	if !ok || s.gpu != e.gpu {
+	switch {
+	case start == nil:
+		return 0, errors.New("timing from a nil Event")
+	case !ok || s.gpu != e.gpu:
 		return 0, errors.New("timing events of different devices")
 	}
 	if e.closed.Load() || s.closed.Load() {

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/obsidian-go/obsidian/internal/eval"
@@ -38,13 +40,22 @@ func gridSize(name string, k *ir.Kernel, cfg LaunchConfig, args []boundArg) (int
 	if err != nil {
 		return 0, fmt.Errorf("launching kernel %s: computing its number of blocks: %w", name, err)
 	}
-	switch {
-	case v.T.IsUnsigned():
-		return int(min(v.Uint(), maxBlocks)), nil
-	case v.Int() < 1:
-		return 1, nil
+	if v.T.IsUnsigned() {
+		return int(max(1, min(v.Uint(), maxBlocks))), nil
 	}
-	return int(min(v.Int(), maxBlocks)), nil
+	return int(max(1, min(v.Int(), maxBlocks))), nil
+}
+
+// errNilFunction is returned by a launch of a nil Function.
+var errNilFunction = errors.New("launching a nil Function")
+
+// cancelled returns the error of a launch of kernel on d whose context is
+// done, or nil.
+func cancelled(ctx context.Context, kernel string, d Device) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("launching kernel %s on %s: %w", kernel, d.Name(), ctx.Err())
 }
 
 // withLengths returns e with the lengths of the arrays in lengths replaced

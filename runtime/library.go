@@ -46,6 +46,16 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s: %s (%d)", e.Op, e.Func, e.Name, e.Code)
 }
 
+// outOfMemoryNames are the codes of the CUDA driver and NVRTC that say
+// memory ran out.
+var outOfMemoryNames = map[string]bool{"CUDA_ERROR_OUT_OF_MEMORY": true, "NVRTC_ERROR_OUT_OF_MEMORY": true}
+
+// Is reports whether the error is target: an *Error whose code says memory
+// ran out is ErrOutOfMemory.
+func (e *Error) Is(target error) bool {
+	return target == ErrOutOfMemory && outOfMemoryNames[e.Name]
+}
+
 // openLibrary opens the first of candidates that loads. The error lists
 // every candidate tried and why each failed.
 func openLibrary(what string, candidates []string) (*library, error) {

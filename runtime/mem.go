@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"math"
 	goruntime "runtime"
 	"slices"
 	"sync"
@@ -36,34 +37,67 @@ type storage interface {
 // errFreed is returned for any use of freed memory.
 var errFreed = errors.New("the buffer has been freed")
 
+// ErrOutOfMemory is wrapped by the errors of requests for more memory than a
+// device has or allows: an allocation beyond the GPU's memory or the CPU
+// device's limit (see CPUMemoryLimit), a size whose byte count overflows,
+// a CPU launch whose evaluator state would not fit. Test for it with
+// errors.Is.
+var ErrOutOfMemory = errors.New("out of memory")
+
 func newMem(d Device, t ir.Type, n int, s storage) *Mem {
 	m := &Mem{device: d, elem: t, n: n, store: s}
 	m.cleanup = goruntime.AddCleanup(m, func(s storage) { _ = s.release() }, s)
 	return m
 }
 
-// checkAlloc reports an allocation request no device can satisfy.
-func checkAlloc(t ir.Type, n int) error {
+// allocBytes returns the size in bytes of n elements of t, or an error
+// saying why no device can allocate them: t is no scalar type, n is
+// negative, or the byte count overflows an int.
+func allocBytes(t ir.Type, n int) (int, error) {
 	if !t.Valid() {
-		return fmt.Errorf("allocating memory of %s: not a scalar type", t)
+		return 0, fmt.Errorf("allocating memory of %s: not a scalar type", t)
 	}
 	if n < 0 {
-		return fmt.Errorf("allocating %d elements of %s: negative length", n, t)
+		return 0, fmt.Errorf("allocating %d elements of %s: negative length", n, t)
 	}
-	return nil
+	if n > math.MaxInt/t.Size() {
+		return 0, fmt.Errorf("allocating %d elements of %s: %d × %d bytes overflows an int: %w", n, t, n, t.Size(), ErrOutOfMemory)
+	}
+	return n * t.Size(), nil
 }
 
-// Device returns the device the memory is on.
-func (m *Mem) Device() Device { return m.device }
+// Device returns the device the memory is on (nil for a nil Mem).
+func (m *Mem) Device() Device {
+	if m == nil {
+		return nil
+	}
+	return m.device
+}
 
-// Elem returns the element type.
-func (m *Mem) Elem() ir.Type { return m.elem }
+// Elem returns the element type (ir.NoType for a nil Mem).
+func (m *Mem) Elem() ir.Type {
+	if m == nil {
+		return ir.NoType
+	}
+	return m.elem
+}
 
-// Len returns the number of elements.
-func (m *Mem) Len() int { return m.n }
+// Len returns the number of elements (0 for a nil Mem).
+func (m *Mem) Len() int {
+	if m == nil {
+		return 0
+	}
+	return m.n
+}
+
+// errNoMem is returned for a nil Mem or one not allocated by a Device.
+var errNoMem = errors.New("the memory was not allocated by a Device")
 
 // Free releases the memory. Freeing twice is an error.
 func (m *Mem) Free() error {
+	if m == nil || m.device == nil {
+		return errNoMem
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.store == nil {

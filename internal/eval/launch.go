@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -18,6 +19,10 @@ type Arg struct {
 // Config is the grid of a launch; threads per block is the kernel's Threads.
 type Config struct {
 	Blocks int
+	// Context, when not nil, cancels the launch: it is checked before each
+	// block, and a launch whose context is done stops there with an error
+	// wrapping Context.Err().
+	Context context.Context
 }
 
 // Launch runs the kernel for cfg.Blocks blocks of k.Threads threads. It
@@ -52,7 +57,7 @@ func Launch(k *ir.Kernel, cfg Config, args []Arg) (err error) {
 	if err := m.bind(args); err != nil {
 		return err
 	}
-	m.run()
+	m.run(cfg.Context)
 	return m.err()
 }
 
@@ -63,9 +68,20 @@ func recoverInternal(k *ir.Kernel, err *error) {
 	}
 }
 
-// run runs the kernel body once per block.
-func (m *machine) run() {
+// run runs the kernel body once per block, until ctx (if not nil) is done.
+func (m *machine) run(ctx context.Context) {
+	var done <-chan struct{}
+	if ctx != nil {
+		done = ctx.Done()
+	}
 	for b := 0; b < m.blocks && !m.stop; b++ {
+		select {
+		case <-done:
+			m.errs = append(m.errs, fmt.Errorf("kernel %s cancelled before block %d of %d: %w",
+				m.prog.kernel.Name, b, m.blocks, ctx.Err()))
+			return
+		default:
+		}
 		m.block, m.warpBase, m.mask = b, 0, 1
 		clear(m.uniformDef)
 		for _, p := range m.prog.params {

@@ -1,0 +1,226 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	goruntime "runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// checkAllocSizes asks d for allocations whose byte count overflows an int
+// or passes any memory there is: each must fail with an error wrapping
+// ErrOutOfMemory that names the request, and d must stay usable.
+func checkAllocSizes(t *testing.T, d runtime.Device) {
+	for _, req := range []struct {
+		t ir.Type
+		n int
+	}{
+		{ir.Uint32, 1 << 62}, // 2^64 bytes: wraps to 0
+		{ir.Uint32, 1 << 61}, // 2^63 bytes: wraps negative
+		{ir.Float64, 1 << 61},
+		{ir.Uint32, math.MaxInt},
+		{ir.Uint32, 1 << 60}, // 2^62 bytes: no overflow, no such memory
+		{ir.Uint64, 1 << 40}, // 8 TiB
+		{ir.Bool, 1 << 62},
+	} {
+		m, err := d.Alloc(req.t, req.n)
+		if err == nil {
+			t.Errorf("allocating %d elements of %s succeeded (%d elements behind it)", req.n, req.t, m.Len())
+			continue
+		}
+		if !errors.Is(err, runtime.ErrOutOfMemory) || !strings.Contains(err.Error(), fmt.Sprint(req.n)) {
+			t.Errorf("allocating %d elements of %s: %v, want an error wrapping ErrOutOfMemory naming the count", req.n, req.t, err)
+		}
+	}
+	if _, err := runtime.Alloc[uint32](d, 1<<62); !errors.Is(err, runtime.ErrOutOfMemory) {
+		t.Errorf("Alloc[uint32](2^62): %v", err)
+	}
+	b := must(runtime.FromSlice(d, []uint32{7, 8, 9}))(t)
+	if got := must(b.ToSlice())(t); got[0] != 7 || got[2] != 9 {
+		t.Errorf("after the refused allocations a buffer reads %v", got)
+	}
+}
+
+func TestCPUAllocChecksByteSize(t *testing.T) { checkAllocSizes(t, runtime.CPU()) }
+
+func TestGPUAllocChecksByteSize(t *testing.T) { checkAllocSizes(t, gpuForTest(t)) }
+
+func TestCPUMemoryLimit(t *testing.T) {
+	d := runtime.CPU(runtime.CPUMemoryLimit(1 << 20))
+	a := must(runtime.Alloc[uint32](d, 1<<18))(t) // the whole MiB
+	_, err := runtime.Alloc[bool](d, 1)
+	if !errors.Is(err, runtime.ErrOutOfMemory) || !strings.Contains(err.Error(), "1048576") ||
+		!strings.Contains(err.Error(), "CPUMemoryLimit") {
+		t.Errorf("allocating past the limit: %v, want ErrOutOfMemory naming the limit and how to set it", err)
+	}
+	if v := a.View(0, 10); v.Len() != 10 {
+		t.Errorf("a view of a buffer at the limit has %d elements", v.Len())
+	}
+	if err := a.Free(); err != nil {
+		t.Fatal(err)
+	}
+	b := must(runtime.Alloc[uint64](d, 1<<17))(t) // freed memory is available again
+	if err := b.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runtime.Alloc[bool](runtime.CPU(runtime.CPUMemoryLimit(-5)), 1); !errors.Is(err, runtime.ErrOutOfMemory) {
+		t.Errorf("allocating under a negative limit: %v", err)
+	}
+}
+
+func TestDefaultCPUMemoryLimit(t *testing.T) {
+	limit := runtime.DefaultCPUMemoryLimit()
+	t.Logf("the CPU device's default limit here is %d MiB", limit>>20)
+	if limit <= 0 {
+		t.Errorf("default limit %d", limit)
+	}
+	if _, err := runtime.Alloc[uint64](runtime.CPU(), int(limit/8+1)); !errors.Is(err, runtime.ErrOutOfMemory) {
+		t.Errorf("allocating just past the default limit: %v", err)
+	}
+	meminfo := "MemTotal:       24684084 kB\nMemFree:        23337740 kB\nMemAvailable:   23684572 kB\n"
+	if v, ok := runtime.MemAvailable(meminfo); !ok || v != 23684572<<10 {
+		t.Errorf("MemAvailable of a meminfo: %d, %v", v, ok)
+	}
+	for _, bad := range []string{"", "MemAvailable: 12 MB\n", "MemAvailable: x kB\n", "MemAvailable: 99999999999999999999 kB\n"} {
+		if v, ok := runtime.MemAvailable(bad); ok {
+			t.Errorf("MemAvailable(%q) = %d", bad, v)
+		}
+	}
+	for _, c := range []struct {
+		max, current string
+		want         int64
+		ok           bool
+	}{
+		{"1073741824\n", "73741824\n", 1000000000, true},
+		{"100\n", "200\n", 0, true},
+		{"max\n", "200\n", 0, false},
+		{"", "", 0, false},
+	} {
+		if v, ok := runtime.CgroupAvailable(c.max, c.current); v != c.want || ok != c.ok {
+			t.Errorf("CgroupAvailable(%q, %q) = %d, %v; want %d, %v", c.max, c.current, v, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestCPULaunchStateCountsAgainstLimit launches on a device whose limit
+// holds the buffers but not the evaluator's state for them.
+func TestCPULaunchStateCountsAgainstLimit(t *testing.T) {
+	const n = 1000
+	buffers := int64(3 * n * 4)
+	state := int64(n * runtime.EvalShadowBytes) // out is written
+	for _, c := range []struct {
+		limit int64
+		ok    bool
+	}{{buffers + state/2, false}, {buffers + state, true}} {
+		d := runtime.CPU(runtime.CPUMemoryLimit(c.limit))
+		f := must(d.Load(vectorAdd()))(t)
+		a := must(runtime.FromSlice(d, make([]float32, n)))(t)
+		out := must(runtime.Alloc[float32](d, n))(t)
+		err := d.Launch(f, runtime.LaunchConfig{}, a, a, out)
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("limit %d: %v", c.limit, err)
+		case !c.ok && (!errors.Is(err, runtime.ErrOutOfMemory) || !strings.Contains(err.Error(), "evaluator's state")):
+			t.Errorf("limit %d: %v, want ErrOutOfMemory for the evaluator's state", c.limit, err)
+		}
+		// The launch's state is given back: the rest of the limit can be
+		// allocated.
+		if _, err := runtime.Alloc[bool](d, int(c.limit-2*buffers/3)); err != nil {
+			t.Errorf("limit %d: after the launch: %v", c.limit, err)
+		}
+	}
+}
+
+// TestCPULaunchStateEstimate measures what a launch allocates for a kernel
+// writing n elements, which the device counts as EvalShadowBytes each.
+func TestCPULaunchStateEstimate(t *testing.T) {
+	d := runtime.CPU()
+	const n = 1 << 16
+	f := must(d.Load(vectorAdd()))(t)
+	a := must(runtime.FromSlice(d, make([]float32, n)))(t)
+	out := must(runtime.Alloc[float32](d, n))(t)
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	if err := d.Launch(f, runtime.LaunchConfig{}, a, a, out); err != nil {
+		t.Fatal(err)
+	}
+	goruntime.ReadMemStats(&after)
+	allocated := float64(after.TotalAlloc - before.TotalAlloc)
+	estimate := float64(n * runtime.EvalShadowBytes)
+	t.Logf("a launch writing %d elements allocated %.0f bytes, %.1f per element; the estimate is %d", n, allocated,
+		allocated/n, runtime.EvalShadowBytes)
+	if allocated < 0.75*estimate || allocated > 1.25*estimate+256<<10 {
+		t.Errorf("the launch allocated %.0f bytes, the device counts %.0f", allocated, estimate)
+	}
+}
+
+// checkEmptyLaunch launches kernels whose unsigned Blocks expression is 0
+// on empty buffers: the grid is clamped to one block.
+func checkEmptyLaunch(t *testing.T, d runtime.Device) {
+	vadd := must(d.Load(vectorAdd()))(t)
+	empty := must(runtime.Alloc[float32](d, 0))(t)
+	if err := d.Launch(vadd, runtime.LaunchConfig{}, empty, empty, empty); err != nil {
+		t.Errorf("vector add of empty buffers: %v", err)
+	}
+	rev := must(d.Load(reverseBlocks()))(t)
+	none := must(runtime.Alloc[uint32](d, 0))(t)
+	if err := d.Launch(rev, runtime.LaunchConfig{}, none, none); err != nil {
+		t.Errorf("reverse of empty buffers: %v", err)
+	}
+	if err := d.Synchronize(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestCPUEmptyLaunch(t *testing.T) { checkEmptyLaunch(t, runtime.CPU()) }
+
+func TestGPUEmptyLaunch(t *testing.T) { checkEmptyLaunch(t, gpuForTest(t)) }
+
+// manyBlocks launches vectorAdd with 2^40 blocks asked for (2^31-1 run):
+// on the CPU that takes minutes unless cancelled.
+func manyBlocks(ctx context.Context, d runtime.Device, f runtime.Function, x, y *runtime.Buffer[float32]) error {
+	return d.Launch(f, runtime.LaunchConfig{Blocks: 1 << 40, Context: ctx}, x, x, y)
+}
+
+func TestCPULaunchCancellation(t *testing.T) {
+	d := runtime.CPU()
+	f := must(d.Load(vectorAdd()))(t)
+	x := must(runtime.FromSlice(d, []float32{1, 2, 3}))(t)
+	y := must(runtime.FromSlice(d, []float32{-1, -1, -1}))(t)
+
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := manyBlocks(cancelled, d, f, x, y); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "vadd") {
+		t.Errorf("launch with a cancelled context: %v, want an error naming the kernel and wrapping context.Canceled", err)
+	}
+	if got := must(y.ToSlice())(t); got[0] != -1 {
+		t.Errorf("a launch cancelled before it started wrote %v", got)
+	}
+
+	ctx, stop := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer stop()
+	start := time.Now()
+	err := manyBlocks(ctx, d, f, x, y)
+	took := time.Since(start)
+	t.Logf("cancelled after %v: %v", took, err)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "cancelled before block") {
+		t.Errorf("launch past its deadline: %v, want an error wrapping context.DeadlineExceeded", err)
+	}
+	if took > 20*time.Second {
+		t.Errorf("the launch stopped %v after its deadline of 200ms", took)
+	}
+
+	if err := d.Launch(f, runtime.LaunchConfig{Context: context.Background()}, x, x, y); err != nil {
+		t.Fatal(err)
+	}
+	if got := must(y.ToSlice())(t); got[0] != 2 || got[1] != 4 || got[2] != 6 {
+		t.Errorf("launch with a live context computed %v", got)
+	}
+}
