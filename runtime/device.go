@@ -52,8 +52,9 @@ type Function interface {
 // and cannot be cancelled.
 type LaunchConfig struct {
 	// Blocks is the number of blocks; 0 means the kernel's Blocks
-	// expression evaluated for the launch's arguments. Either is clamped
-	// to [1, 2^31-1], the largest grid a GPU launches.
+	// expression evaluated for the launch's arguments (a result below 1
+	// launches one block). More than 2^31-1 blocks, the largest grid a GPU
+	// launches, is an error.
 	Blocks int
 	// Stream is where the launch is queued; nil means the default stream.
 	Stream Stream

@@ -11,14 +11,15 @@ import (
 
 // gridSize returns the number of blocks to launch: cfg.Blocks, or when that
 // is zero k's Blocks expression evaluated for args (k nil: a kernel loaded
-// from CUDA text, which must be given the number). The result is clamped to
-// [1, 2^31-1].
+// from CUDA text, which must be given the number). A computed count below 1
+// launches one block; a count above 2^31-1, the largest grid a GPU launches,
+// is an error rather than a smaller grid that would leave work undone.
 func gridSize(name string, k *ir.Kernel, cfg LaunchConfig, args []boundArg) (int, error) {
 	if cfg.Blocks < 0 {
 		return 0, fmt.Errorf("launching kernel %s: %d blocks", name, cfg.Blocks)
 	}
 	if cfg.Blocks > 0 {
-		return min(cfg.Blocks, maxBlocks), nil
+		return checkGrid(name, uint64(cfg.Blocks))
 	}
 	if k == nil {
 		return 0, fmt.Errorf("launching kernel %s: it was loaded from CUDA text, so LaunchConfig.Blocks must be set", name)
@@ -40,10 +41,22 @@ func gridSize(name string, k *ir.Kernel, cfg LaunchConfig, args []boundArg) (int
 	if err != nil {
 		return 0, fmt.Errorf("launching kernel %s: computing its number of blocks: %w", name, err)
 	}
-	if v.T.IsUnsigned() {
-		return int(max(1, min(v.Uint(), maxBlocks))), nil
+	switch {
+	case v.T.IsUnsigned():
+		return checkGrid(name, max(1, v.Uint()))
+	case v.Int() < 1:
+		return 1, nil
 	}
-	return int(max(1, min(v.Int(), maxBlocks))), nil
+	return checkGrid(name, uint64(v.Int()))
+}
+
+// checkGrid returns blocks as an int, or an error if no GPU launches a grid
+// that large.
+func checkGrid(name string, blocks uint64) (int, error) {
+	if blocks > maxBlocks {
+		return 0, fmt.Errorf("launching kernel %s: %d blocks, more than the %d a grid may have", name, blocks, maxBlocks)
+	}
+	return int(blocks), nil
 }
 
 // errNilFunction is returned by a launch of a nil Function.

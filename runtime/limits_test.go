@@ -183,10 +183,22 @@ func TestCPUEmptyLaunch(t *testing.T) { checkEmptyLaunch(t, runtime.CPU()) }
 
 func TestGPUEmptyLaunch(t *testing.T) { checkEmptyLaunch(t, gpuForTest(t)) }
 
-// manyBlocks launches vectorAdd with 2^40 blocks asked for (2^31-1 run):
-// on the CPU that takes minutes unless cancelled.
+// manyBlocks launches vectorAdd with the largest grid, 2^31-1 blocks: on
+// the CPU that takes minutes unless cancelled.
 func manyBlocks(ctx context.Context, d runtime.Device, f runtime.Function, x, y *runtime.Buffer[float32]) error {
-	return d.Launch(f, runtime.LaunchConfig{Blocks: 1 << 40, Context: ctx}, x, x, y)
+	return d.Launch(f, runtime.LaunchConfig{Blocks: 1<<31 - 1, Context: ctx}, x, x, y)
+}
+
+// TestCPUGridTooLarge: a grid larger than any GPU launches is an error, not
+// a smaller grid that would leave blocks undone.
+func TestCPUGridTooLarge(t *testing.T) {
+	d := runtime.CPU()
+	f := must(d.Load(vectorAdd()))(t)
+	x := must(runtime.FromSlice(d, []float32{1, 2, 3}))(t)
+	err := d.Launch(f, runtime.LaunchConfig{Blocks: 1 << 40}, x, x, x)
+	if err == nil || !strings.Contains(err.Error(), "1099511627776 blocks") {
+		t.Fatalf("launch of 2^40 blocks: %v, want an error naming the count", err)
+	}
 }
 
 func TestCPULaunchCancellation(t *testing.T) {
