@@ -24,8 +24,10 @@ type Config struct {
 // checks the arguments against k.Params first. It returns nil, or an error
 // describing the first problems found (an errors.Join of *ir.Error, each at
 // the user's Go line of the offending statement): faults, out-of-bounds
-// accesses, data races, barriers reached by only some threads, reads of
-// unwritten shared memory or undeclared variables. A launch stops at the
+// accesses, data races (also between arguments that are overlapping views
+// of one buffer, and between shared arrays the layout places at the same
+// bytes), barriers reached by only some threads, reads of unwritten shared
+// memory or undeclared variables. A launch stops at the
 // first fault and after a few problems.
 func Launch(k *ir.Kernel, cfg Config, args []Arg) (err error) {
 	if k == nil {
