@@ -312,6 +312,17 @@ func badInputs() []badInput {
 			k := dsl.NewKernel("scan", 256)
 			return copyOf(k, dsl.Input[uint32](k, "scan")) // bad: parameter named like the kernel
 		}, `parameter "scan" of kernel scan is named like the kernel`},
+		{"parameter named like the length of an array", func() error {
+			k := dsl.NewKernel("scan", 256)
+			dsl.Param[uint32](k, "input_len")
+			return copyOf(k, dsl.Input[uint32](k, "input")) // bad: parameter named like the length of an array
+		}, `array parameter "input" of kernel scan: its length would be named input_len, like a parameter`},
+		{"parameter named like an array's length", func() error {
+			k := dsl.NewKernel("scan", 256)
+			in := dsl.Input[uint32](k, "input")
+			dsl.Param[uint32](k, "input_len") // bad: parameter named like an array's length
+			return copyOf(k, in)
+		}, `parameter "input_len" of kernel scan is named like the length of array input`},
 		{"parameter named like a generated local", func() error {
 			k := dsl.NewKernel("scan", 256)
 			return copyOf(k, dsl.Input[uint32](k, "i_")) // bad: parameter named like a generated local

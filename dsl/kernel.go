@@ -20,7 +20,7 @@ import (
 type Kernel struct {
 	ir      ir.Kernel
 	errs    []error
-	names   map[string]bool
+	names   map[string]string // what each name of the printed kernel is
 	stack   []*scope
 	hasBody bool
 	built   bool
@@ -50,7 +50,7 @@ type scope struct {
 func NewKernel(name string, threads int) *Kernel {
 	k := &Kernel{
 		ir:      ir.Kernel{Name: name, Threads: threads, Pos: callerPos()},
-		names:   map[string]bool{name: true},
+		names:   map[string]string{name: "the kernel"},
 		vars:    map[*ir.Var]bool{},
 		arrays:  map[*ir.Array]bool{},
 		checked: map[ir.Expr]bool{},
@@ -85,10 +85,10 @@ func (k *Kernel) errorf(pos ir.Pos, format string, args ...any) {
 // the kernel has yet.
 func (k *Kernel) fresh(hint string) string {
 	name := hint
-	for i := 1; k.names[name]; i++ {
+	for i := 1; k.names[name] != ""; i++ {
 		name = fmt.Sprintf("%s%d", hint, i)
 	}
-	k.names[name] = true
+	k.names[name] = "a variable"
 	return name
 }
 
@@ -108,17 +108,27 @@ func (k *Kernel) param(name string, p ir.Param, pos ir.Pos) {
 	} else {
 		k.vars[p.Scalar] = true
 	}
+	length := "" // the name of the array's length in the printed kernel
+	if p.Array != nil {
+		length = name + "_len"
+	}
 	switch err := codegen.CheckName(name); {
 	case k.hasBody:
 		k.errorf(pos, "parameter %q declared after the kernel's body", name)
 	case err != nil:
 		k.errorf(pos, "parameter %q of kernel %s: %v", name, k.ir.Name, err)
-	case name == k.ir.Name:
-		k.errorf(pos, "parameter %q of kernel %s is named like the kernel", name, k.ir.Name)
-	case k.names[name]:
+	case k.names[name] == "a parameter":
 		k.errorf(pos, "kernel %s has two parameters named %s", k.ir.Name, name)
+	case k.names[name] != "":
+		k.errorf(pos, "parameter %q of kernel %s is named like %s", name, k.ir.Name, k.names[name])
+	case length != "" && k.names[length] != "":
+		k.errorf(pos, "array parameter %q of kernel %s: its length would be named %s, like %s", name, k.ir.Name,
+			length, k.names[length])
 	default:
-		k.names[name] = true
+		k.names[name] = "a parameter"
+		if length != "" {
+			k.names[length] = "the length of array " + name
+		}
 		k.ir.Params = append(k.ir.Params, p)
 	}
 }
