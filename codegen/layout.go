@@ -42,42 +42,71 @@ type lifetimes struct {
 	live     map[*ir.Array]span // absent: never referenced
 }
 
-// sharedLayout is a placement of a kernel's shared arrays.
+// sharedLayout is a placement of a kernel's shared arrays. Sizes and
+// offsets are int64 and each array's size is checked before it is placed,
+// so that no sum wraps however large the arrays are; check reports what
+// does not fit before apply stores anything.
 type sharedLayout struct {
-	offsets []int // by index in Kernel.Shared
-	bytes   int
+	offsets  []int64 // by index in Kernel.Shared
+	bytes    int64
+	tooLarge []bool // by index in Kernel.Shared: the array's size alone is beyond any GPU (not placed)
+}
+
+// maxArrayBytes bounds the size of one shared array that layout places:
+// far beyond any GPU's shared memory, and small enough that the offsets of
+// any number of such arrays add up without overflow.
+const maxArrayBytes = 1 << 40
+
+// arrayBytes returns the size in bytes of shared array a, and false when
+// it is negative or over maxArrayBytes (the multiplication is checked).
+func arrayBytes(a *ir.Array) (int64, bool) {
+	size := int64(a.Elem.Size())
+	n := int64(a.Size)
+	if n < 0 || (size > 0 && n > maxArrayBytes/size) {
+		return 0, false
+	}
+	return n * size, true
 }
 
 // layout places k's shared arrays (k is not modified).
 func layout(k *ir.Kernel) sharedLayout {
 	lt := number(k)
-	var l sharedLayout
+	l := sharedLayout{offsets: make([]int64, len(k.Shared)), tooLarge: make([]bool, len(k.Shared))}
+	bytes := make([]int64, len(k.Shared))
 	for i, a := range k.Shared {
 		if a == nil {
-			l.offsets = append(l.offsets, 0)
 			continue
 		}
-		var clashes []span // byte ranges of placed arrays a may not share with
+		n, ok := arrayBytes(a)
+		if !ok {
+			l.tooLarge[i] = true
+			continue
+		}
+		bytes[i] = n
+		var clashes []byteRange // placed arrays a may not share bytes with
 		for j, b := range k.Shared[:i] {
-			if b != nil && !lt.canShare(a, b) {
-				clashes = append(clashes, span{l.offsets[j], l.offsets[j] + max(b.Bytes(), 1) - 1})
+			if b != nil && !l.tooLarge[j] && !lt.canShare(a, b) {
+				clashes = append(clashes, byteRange{l.offsets[j], l.offsets[j] + max(bytes[j], 1) - 1})
 			}
 		}
-		off := lowestFree(clashes, max(a.Bytes(), 1))
-		l.offsets = append(l.offsets, off)
-		l.bytes = max(l.bytes, off+max(a.Bytes(), 0))
+		off := lowestFree(clashes, max(n, 1))
+		l.offsets[i] = off
+		l.bytes = max(l.bytes, off+n)
 	}
 	return l
 }
 
+// byteRange is a range of bytes of shared memory, both ends included.
+type byteRange struct{ lo, hi int64 }
+
 // lowestFree returns the lowest 16-byte-aligned offset where n bytes clash
 // with none of the taken byte ranges.
-func lowestFree(taken []span, n int) int {
-	candidates := []int{0}
+func lowestFree(taken []byteRange, n int64) int64 {
+	candidates := []int64{0}
 	for _, t := range taken {
 		candidates = append(candidates, (t.hi+1+15)&^15)
 	}
-	best := -1
+	best := int64(-1)
 	for _, c := range candidates {
 		free := true
 		for _, t := range taken {
@@ -93,23 +122,33 @@ func lowestFree(taken []span, n int) int {
 	return best
 }
 
-// check reports the first shared array that ends beyond t's limit.
+// check reports the first shared array whose size overflows or that ends
+// beyond t's limit.
 func (l sharedLayout) check(k *ir.Kernel, t Target) error {
 	for i, a := range k.Shared {
-		if a != nil && l.offsets[i]+a.Bytes() > t.MaxSharedBytes {
+		if a == nil {
+			continue
+		}
+		if l.tooLarge[i] {
+			return ir.Errorf(a.Pos, "shared memory: array %s of %d elements of %v is larger than any GPU's shared "+
+				"memory (the limit is %d bytes per block)", a.Name, a.Size, a.Elem, t.MaxSharedBytes)
+		}
+		n, _ := arrayBytes(a)
+		if end := l.offsets[i] + n; end > int64(t.MaxSharedBytes) {
 			return ir.Errorf(a.Pos, "shared memory: array %s ends at byte %d (%d bytes in all), over the limit "+
-				"of %d bytes per block", a.Name, l.offsets[i]+a.Bytes(), l.bytes, t.MaxSharedBytes)
+				"of %d bytes per block", a.Name, end, l.bytes, t.MaxSharedBytes)
 		}
 	}
 	return nil
 }
 
-// apply sets the offsets and the kernel's shared memory size.
+// apply sets the offsets and the kernel's shared memory size; check has
+// found that they fit the target, so they fit an int.
 func (l sharedLayout) apply(k *ir.Kernel) {
 	for i, a := range k.Shared {
-		a.Offset = l.offsets[i]
+		a.Offset = int(l.offsets[i])
 	}
-	k.SharedBytes = l.bytes
+	k.SharedBytes = int(l.bytes)
 }
 
 // number numbers k's statements and computes the arrays' lifetimes.

@@ -43,6 +43,10 @@ type verifier struct {
 	// divergent is the number of enclosing Grid, Block or Warp level control
 	// statements whose condition differs between threads.
 	divergent int
+	// blockBody is the GridBlocks ForAll whose body is being walked, or nil;
+	// sharedHome is the one in which each shared array was first used.
+	blockBody  *ir.ForAll
+	sharedHome map[*ir.Array]*ir.ForAll
 }
 
 // warpState says whether every lane of each warp runs the statement being
@@ -55,15 +59,16 @@ type warpState struct {
 
 func newVerifier(k *ir.Kernel) *verifier {
 	return &verifier{
-		k:        k,
-		dep:      analyseDependence(k),
-		arrays:   map[*ir.Array]bool{},
-		params:   map[*ir.Var]bool{},
-		names:    map[string]string{},
-		declared: map[*ir.Var]bool{},
-		loopVars: map[*ir.Var]bool{},
-		scopes:   []map[*ir.Var]bool{{}},
-		level:    ir.GridLevel,
+		k:          k,
+		dep:        analyseDependence(k),
+		arrays:     map[*ir.Array]bool{},
+		params:     map[*ir.Var]bool{},
+		names:      map[string]string{},
+		declared:   map[*ir.Var]bool{},
+		loopVars:   map[*ir.Var]bool{},
+		sharedHome: map[*ir.Array]*ir.ForAll{},
+		scopes:     []map[*ir.Var]bool{{}},
+		level:      ir.GridLevel,
 	}
 }
 

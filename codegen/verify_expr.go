@@ -53,7 +53,11 @@ func (v *verifier) expr(e ir.Expr, pos ir.Pos) (ir.Type, bool) {
 			return ir.Uint32, true
 		}
 	case *ir.Invalid:
-		v.errorf(e.Pos, "%s", e.Msg)
+		at := e.Pos
+		if at == (ir.Pos{}) {
+			at = pos // a zero Exp knows no line: report it where it is used
+		}
+		v.errorf(at, "%s", e.Msg)
 	default:
 		v.errorf(pos, "unknown expression %T", e)
 	}
@@ -147,6 +151,7 @@ func (v *verifier) load(e *ir.Load) (ir.Type, bool) {
 	if !okArray {
 		return ir.NoType, false
 	}
+	v.sharedUse(e.Array, e.Pos)
 	if e.Array.Access == ir.Output {
 		v.errorf(e.Pos, "load from array %s, an output of the kernel: outputs are only written", e.Array.Name)
 		return ir.NoType, false

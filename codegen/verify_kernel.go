@@ -7,6 +7,10 @@ func (v *verifier) kernel() {
 	k := v.k
 	if msg := checkName(k.Name); msg != "" {
 		v.errorf(k.Pos, "kernel %s: %s", k.Name, msg)
+	} else {
+		// The kernel's name is a name of its printed code too: a parameter
+		// or a variable of that name would hide the kernel in its own body.
+		v.names[k.Name] = "kernel " + k.Name
 	}
 	if k.Threads < 32 || k.Threads > 1024 || k.Threads%32 != 0 {
 		v.errorf(k.Pos, "kernel %s has %d threads per block; CUDA needs 1 to 1024, and a whole number of "+

@@ -126,6 +126,7 @@ func (v *verifier) writable(a *ir.Array, pos ir.Pos, what string) bool {
 	if !v.knownArray(a, pos) {
 		return false
 	}
+	v.sharedUse(a, pos)
 	if a.Access == ir.Input {
 		v.errorf(pos, "%s to array %s, an input of the kernel: inputs are only read", what, a.Name)
 	}
@@ -192,13 +193,41 @@ func (v *verifier) forAll(s *ir.ForAll) {
 		v.errorf(s.Pos, "%v index %s has type %v; it must be uint32", s.Kind, s.Var.Name, s.Var.T)
 	}
 	v.loopVars[s.Var] = true
-	saved, level := v.warp, v.level
+	saved, level, blockBody := v.warp, v.level, v.blockBody
 	if s.Kind.Inner() == ir.ThreadLevel {
 		v.warp = warpState{forAll: s, complete: constant && v.fillsWarps(s.Kind, count.Bits)}
 	}
+	if s.Kind == ir.GridBlocks {
+		v.blockBody = s
+	}
 	v.level = s.Kind.Inner()
 	v.scoped(s.Body, s.Var)
-	v.warp, v.level = saved, level
+	v.warp, v.level, v.blockBody = saved, level, blockBody
+}
+
+// sharedUse checks a load, store or atomic on a: a shared array must be
+// used inside a block body (the body of a GridBlocks ForAll), the same one
+// at every use. Its contents exist only while that body runs for one
+// virtual block: in any other body, or in a later virtual block, the bytes
+// hold what some block left there, which depends on how many blocks the
+// launch has.
+func (v *verifier) sharedUse(a *ir.Array, pos ir.Pos) {
+	if a.Space != ir.Shared {
+		return
+	}
+	home, seen := v.sharedHome[a]
+	switch {
+	case v.blockBody == nil:
+		v.errorf(pos, "shared array %s (allocated at %v) is used outside a block body (the body of a GridBlocks "+
+			"ForAll): shared memory belongs to a block and holds its contents only while a block body runs",
+			a.Name, a.Pos)
+	case !seen:
+		v.sharedHome[a] = v.blockBody
+	case home != v.blockBody:
+		v.errorf(pos, "shared array %s (allocated at %v) is used in the block body of the GridBlocks ForAll at %v, "+
+			"but it belongs to the one at %v, where it is first used: its contents exist only within that body, "+
+			"so here it would hold what some other block left there", a.Name, a.Pos, v.blockBody.Pos, home.Pos)
+	}
 }
 
 // fillsWarps reports whether a ForAll of this kind and constant count runs

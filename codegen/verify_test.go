@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -126,6 +127,38 @@ func TestVerifyErrors(t *testing.T) {
 		{"reserved suffix", func() *ir.Kernel {
 			return threadBody(one(decl(v("t0_", ir.Uint32), u32(1), 20)))
 		}, 20, "ends in an underscore"},
+		{"kernel named main", func() *ir.Kernel {
+			return kernel("main", nil, nil)
+		}, 1, `kernel main: name "main" is the name of a program's entry point`},
+		{"parameter named like the kernel", func() *ir.Kernel {
+			return kernel("k", []*ir.Array{global("k", ir.Uint32, ir.Input, 2)}, nil)
+		}, 2, "array parameter k has the name k of kernel k"},
+		{"parameter named like a CUDA function", func() *ir.Kernel {
+			return kernel("k", []*ir.Array{global("sqrt", ir.Float32, ir.Input, 2)}, nil)
+		}, 2, `array parameter sqrt: name "sqrt" is a function of CUDA's math library`},
+		{"shared array whose size in bytes overflows", func() *ir.Kernel {
+			big := shared("big", ir.Uint32, 1<<62, 20)
+			x := v("x", ir.Uint32)
+			return kernel("k", nil, []*ir.Array{big}, blocks(1, 9,
+				forAll(ir.BlockThreads, x, u32(256), 10, store(big, x, x, 11))))
+		}, 20, "shared memory: array big of 4611686018427387904 elements of uint32 is larger than any GPU's"},
+		{"shared array used in a later block body", func() *ir.Kernel {
+			out, sh := global("out", ir.Uint32, ir.Output, 2), shared("sh", ir.Uint32, 256, 3)
+			x, y := v("x", ir.Uint32), v("y", ir.Uint32)
+			return kernel("k", []*ir.Array{out}, []*ir.Array{sh},
+				blocks(2, 9, forAll(ir.BlockThreads, x, u32(256), 10, store(sh, x, x, 11))),
+				forAll(ir.GridBlocks, v("blk2", ir.Uint32), u32(2), 19,
+					forAll(ir.BlockThreads, y, u32(256), 19, store(out, y, load(sh, y, 20), 21))))
+		}, 20, "shared array sh (allocated at kernel.go:3) is used in the block body of the GridBlocks ForAll at " +
+			"kernel.go:19, but it belongs to the one at kernel.go:9"},
+		{"shared array used outside a block body", func() *ir.Kernel {
+			sh := shared("sh", ir.Uint32, 256, 3)
+			x := v("x", ir.Uint32)
+			return kernel("k", nil, []*ir.Array{sh}, forAll(ir.GridThreads, x, u32(256), 10, store(sh, x, x, 20)))
+		}, 20, "shared array sh (allocated at kernel.go:3) is used outside a block body"},
+		{"invalid node without a position", func() *ir.Kernel {
+			return threadBody(one(decl(x, &ir.Invalid{T: ir.Uint32, Msg: "use of a zero Exp"}, 20)))
+		}, 20, "use of a zero Exp"},
 		{"two parameters of one name", func() *ir.Kernel {
 			k := kernel("k", []*ir.Array{global("a", ir.Uint32, ir.Input, 2), global("a", ir.Uint32, ir.Output, 3)}, nil)
 			return k
@@ -282,5 +315,50 @@ func TestVerifyNeverPanics(t *testing.T) {
 		if err := Verify(k, DefaultTarget); err == nil {
 			t.Errorf("broken kernel %v passes", k)
 		}
+	}
+}
+
+// TestVerifyRejectsNamesCUDAHas checks names that would not compile or would
+// hide what CUDA or the printed code defines, as kernel and as parameter
+// names.
+func TestVerifyRejectsNamesCUDAHas(t *testing.T) {
+	names := []string{"main", "printf", "malloc", "free", "sqrt", "sqrtf", "threadIdx", "warpSize", "int4", "dim3",
+		"uint32_t", "atomicAdd", "atomicAdd_block", "min", "std", "smem", "__x", "_X", "x_", "2x", "a-b", ""}
+	for _, name := range names {
+		if err := Verify(kernel(name, nil, nil), DefaultTarget); err == nil {
+			t.Errorf("kernel named %q passes", name)
+		}
+		k := kernel("k", []*ir.Array{global(name, ir.Uint32, ir.Input, 2)}, nil)
+		if err := Verify(k, DefaultTarget); err == nil {
+			t.Errorf("parameter named %q passes", name)
+		}
+		if CheckName(name) == nil {
+			t.Errorf("CheckName(%q) = nil", name)
+		}
+	}
+	if err := CheckName("histogram2"); err != nil {
+		t.Errorf("CheckName(histogram2) = %v", err)
+	}
+}
+
+// TestVerifyRejectsThePreludesNames checks that every function and macro
+// the prelude defines (the names clang sees in place of CUDA's) is a name
+// no kernel, parameter or variable may have.
+func TestVerifyRejectsThePreludesNames(t *testing.T) {
+	defined := regexp.MustCompile(`(?m)__obs_fn[^(]*?(\w+)\(|^#define (\w+)|__OBS_(?:ATOMIC|SHUFFLE)\((\w+)|struct (\w+)`)
+	found := 0
+	for _, m := range defined.FindAllStringSubmatch(Prelude(), -1) {
+		for _, name := range m[1:] {
+			if name == "" || name == "NAME" { // NAME: a macro's parameter
+				continue
+			}
+			found++
+			if CheckName(name) == nil {
+				t.Errorf("the prelude defines %s, but a kernel may use that name", name)
+			}
+		}
+	}
+	if found < 20 {
+		t.Fatalf("found only %d names in the prelude; the pattern is out of date", found)
 	}
 }

@@ -7,20 +7,33 @@ import (
 )
 
 // Array is an array in GPU memory: a global array parameter of the kernel,
-// or a shared array of a block.
+// or a shared array of a block. It belongs to the kernel that declared it.
+// The zero Array (never declared) may not be used: a kernel that does fails
+// to build.
 type Array[T Scalar] struct {
 	a *ir.Array
 	k *Kernel
 }
 
-// IR returns the array's IR node.
+// zeroArray is what a use of the zero Array is reported as.
+const zeroArray = "a zero Array (arrays come from Input, Output, InOut or Shared)"
+
+// IR returns the array's IR node (nil for the zero Array).
 func (a Array[T]) IR() *ir.Array { return a.a }
 
 // Len returns the number of elements.
-func (a Array[T]) Len() U32 { return U32{&ir.Len{Array: a.a}} }
+func (a Array[T]) Len() U32 {
+	if a.a == nil {
+		return invalid[uint32]("length of " + zeroArray)
+	}
+	return U32{&ir.Len{Array: a.a}}
+}
 
 // At reads element i.
 func (a Array[T]) At(i U32) Exp[T] {
+	if a.a == nil {
+		return invalid[T]("read of " + zeroArray)
+	}
 	return Exp[T]{&ir.Load{Array: a.a, Index: i.IR(), Pos: callerPos()}}
 }
 
@@ -33,10 +46,21 @@ func (a Array[T]) Store(t *Thread, i U32, v Exp[T]) { a.store(t, i, v, false) }
 // report those writes as a race, but still checks the values are equal.
 func (a Array[T]) StoreSame(t *Thread, i U32, v Exp[T]) { a.store(t, i, v, true) }
 
+// open returns the scope a statement on a adds to through t, or nil after
+// reporting why it cannot.
+func (a Array[T]) open(t *Thread, op string, pos ir.Pos) *scope {
+	s := open(t, op, pos)
+	if s != nil && a.a == nil {
+		s.k.errorf(pos, "%s on %s", op, zeroArray)
+		return nil
+	}
+	return s
+}
+
 func (a Array[T]) store(t *Thread, i U32, v Exp[T], same bool) {
 	pos := callerPos()
-	if t.s.use("Store", pos) {
-		t.s.add(&ir.Store{Array: a.a, Index: i.IR(), Value: v.IR(), SameValue: same, Pos: pos})
+	if s := a.open(t, "Store", pos); s != nil {
+		s.add(&ir.Store{Array: a.a, Index: i.IR(), Value: v.IR(), SameValue: same, Pos: pos})
 	}
 }
 
@@ -61,8 +85,8 @@ const (
 // old value.
 func (a Array[T]) Atomic(t *Thread, op AtomicOp, i U32, v Exp[T]) {
 	pos := callerPos()
-	if t.s.use("Atomic"+op.String(), pos) {
-		t.s.add(&ir.Atomic{Op: op, Array: a.a, Index: i.IR(), Value: v.IR(), Pos: pos})
+	if s := a.open(t, "Atomic"+op.String(), pos); s != nil {
+		s.add(&ir.Atomic{Op: op, Array: a.a, Index: i.IR(), Value: v.IR(), Pos: pos})
 	}
 }
 
@@ -80,32 +104,37 @@ func (a Array[T]) CAS(t *Thread, i U32, cmp, v Exp[T]) Exp[T] {
 
 func (a Array[T]) fetch(t *Thread, st *ir.Atomic) Exp[T] {
 	pos := callerPos()
-	if a.a == nil {
-		return invalid[T]("atomic on an Array that was never declared (a zero Array)")
+	op := "Atomic" + st.Op.String()
+	s := a.open(t, op, pos)
+	if s == nil {
+		return invalid[T]("use of the result of an " + op + " that failed")
 	}
 	st.Pos = pos
-	r := &ir.Var{Name: t.s.k.fresh("old"), T: a.a.Elem}
-	st.Result = r
-	if t.s.use("Atomic"+st.Op.String(), pos) {
-		t.s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: a.a.Elem}}, Pos: pos})
-		t.s.add(st)
-	}
-	return Exp[T]{r}
+	st.Result = s.k.newVar("old", a.a.Elem)
+	s.add(&ir.Decl{Var: st.Result, Init: &ir.Const{Value: ir.Value{T: a.a.Elem}}, Pos: pos})
+	s.add(st)
+	return Exp[T]{st.Result}
 }
 
 // Shared allocates an array of n elements in the block's shared memory.
 // Its space may be reused by another shared array once it is no longer
-// used (codegen's layout pass decides, by liveness).
+// used (codegen's layout pass decides, by liveness). The array belongs to
+// the body of the ForAllBlocks that b builds: it may be used only there.
+// An n below 1, or one whose bytes exceed the device's shared memory, is
+// an error.
 func Shared[T Scalar](b *Block, n int) Array[T] {
 	pos := callerPos()
-	k := b.s.k
+	s := open(b, "Shared", pos)
+	if s == nil {
+		return Array[T]{}
+	}
+	k := s.k
 	a := &ir.Array{Name: k.fresh("sh"), Elem: TypeOf[T](), Space: ir.Shared, Access: ir.ReadWrite, Size: n, Pos: pos}
 	if n <= 0 {
 		k.errorf(pos, "shared array of %d elements", n)
 	}
-	if b.s.use("Shared", pos) {
-		k.ir.Shared = append(k.ir.Shared, a)
-	}
+	k.arrays[a] = true
+	k.ir.Shared = append(k.ir.Shared, a)
 	return Array[T]{a: a, k: k}
 }
 
@@ -125,11 +154,14 @@ const (
 // lanes of the warp must take part.
 func Shuffle[T Number](t *Thread, mode ShuffleMode, v Exp[T], lane U32) Exp[T] {
 	pos := callerPos()
-	r := &ir.Var{Name: t.s.k.fresh("shfl"), T: TypeOf[T]()}
-	if t.s.use(fmt.Sprintf("Shuffle(mode %d)", mode), pos) {
-		t.s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: r.T}}, Pos: pos})
-		t.s.add(&ir.Shuffle{Mode: mode, Result: r, Value: v.IR(), Lane: lane.IR(), Pos: pos})
+	what := fmt.Sprintf("Shuffle(mode %d)", mode)
+	s := open(t, what, pos)
+	if s == nil {
+		return invalid[T]("use of the result of a " + what + " that failed")
 	}
+	r := s.k.newVar("shfl", TypeOf[T]())
+	s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: r.T}}, Pos: pos})
+	s.add(&ir.Shuffle{Mode: mode, Result: r, Value: v.IR(), Lane: lane.IR(), Pos: pos})
 	return Exp[T]{r}
 }
 
@@ -137,10 +169,12 @@ func Shuffle[T Number](t *Thread, mode ShuffleMode, v Exp[T], lane U32) Exp[T] {
 // lanes of the warp must take part.
 func Ballot(t *Thread, pred Bool) U32 {
 	pos := callerPos()
-	r := &ir.Var{Name: t.s.k.fresh("ballot"), T: ir.Uint32}
-	if t.s.use("Ballot", pos) {
-		t.s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: ir.Uint32}}, Pos: pos})
-		t.s.add(&ir.Ballot{Result: r, Pred: pred.IR(), Pos: pos})
+	s := open(t, "Ballot", pos)
+	if s == nil {
+		return invalid[uint32]("use of the result of a Ballot that failed")
 	}
+	r := s.k.newVar("ballot", ir.Uint32)
+	s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: ir.Uint32}}, Pos: pos})
+	s.add(&ir.Ballot{Result: r, Pred: pred.IR(), Pos: pos})
 	return U32{r}
 }

@@ -27,6 +27,10 @@
 // every thread; thread-dependent code lives in ForAll bodies, at Thread
 // level, where no barrier can be written. Mistakes (a builder used outside its
 // own body, a barrier under a thread-dependent condition, a shift by a
-// constant at least the bit width, ...) never panic: they are collected and
-// returned by Build, each naming the line of the user's Go code.
+// constant at least the bit width, a nil builder or body function, a zero
+// Exp, Var or Array, a name CUDA already uses, a variable, array or builder
+// of one kernel used in another, a shared array used outside the block body
+// that allocated it, ...) never panic: they are collected and returned by
+// Build, each naming the line of the user's Go code. A mistake made while
+// another kernel's body is being recorded is that kernel's error.
 package dsl

@@ -154,3 +154,45 @@ func TestPrintedConstructs(t *testing.T) {
 		}
 	})
 }
+
+// TestEvaluatorChecksTheLaidOutSharedMemory runs a kernel compiled by
+// codegen, whose layout places two shared arrays apart, and the same kernel
+// with the second array moved onto the first: the evaluator checks the
+// laid-out bytes, so the broken layout is reported.
+func TestEvaluatorChecksTheLaidOutSharedMemory(t *testing.T) {
+	k := copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+		a := arrays.Compute(b, arrays.Take(dsl.N(256), arrays.FromArray(in)))
+		r := arrays.Compute(b, arrays.Reverse(a))
+		arrays.WriteTo(b, out, arrays.ToPush[*dsl.Block](r))
+	})
+	kern, err := k.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiled, err := codegen.Compile(kern, codegen.DefaultTarget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(compiled.Shared) != 2 || compiled.Shared[0].Offset == compiled.Shared[1].Offset {
+		t.Fatalf("shared arrays at %v", compiled.Shared)
+	}
+	launch := func() error {
+		in, out := eval.NewBuffer(ir.Uint32, 256), eval.NewBuffer(ir.Uint32, 256)
+		for i := range 256 {
+			in.Set(i, ir.UintValue(ir.Uint32, uint64(i*5+3)))
+		}
+		err := eval.Launch(compiled, eval.Config{Blocks: 1}, []eval.Arg{{Buffer: in}, {Buffer: out}})
+		if err == nil && out.Get(0).Bits != 255*5+3 {
+			t.Errorf("out[0] = %v", out.Get(0))
+		}
+		return err
+	}
+	if err := launch(); err != nil {
+		t.Fatalf("the layout codegen chose: %v", err)
+	}
+	compiled.Shared[1].Offset = compiled.Shared[0].Offset
+	err = launch()
+	if err == nil || !strings.Contains(err.Error(), "placed at the same bytes of shared memory") {
+		t.Fatalf("overlapping live shared arrays: %v", err)
+	}
+}

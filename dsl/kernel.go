@@ -9,14 +9,29 @@ import (
 )
 
 // Kernel builds one kernel: declare its parameters, give its body, Build.
-// A Kernel is not safe for use by several goroutines at once.
+// A Kernel is not safe for use by several goroutines at once, and neither
+// are its builders, variables and arrays.
+//
+// Builders, variables, parameters and arrays belong to the kernel that made
+// them: using one in another kernel's body is an error of that kernel, as
+// is any use of a nil builder (*Grid, *Block, *Warp or *Thread) or of a nil
+// *Kernel, a nil body function, a zero Var or a zero Array. Build reports
+// every such mistake at the user's line; none of them panics.
 type Kernel struct {
 	ir      ir.Kernel
 	errs    []error
-	names   map[string]bool
+	names   map[string]string // what each name of the printed kernel is
 	stack   []*scope
 	hasBody bool
 	built   bool
+	// vars and arrays are the kernel's own; checked holds the expression
+	// nodes already found to use nothing else.
+	vars    map[*ir.Var]bool
+	arrays  map[*ir.Array]bool
+	checked map[ir.Expr]bool
+	// inner is the kernel whose body the goroutine recording this kernel's
+	// body is recording inside it, or nil.
+	inner *Kernel
 }
 
 // scope is one statement list being recorded: the body of a kernel, a
@@ -30,18 +45,37 @@ type scope struct {
 }
 
 // NewKernel starts a kernel called name that runs threads threads per block.
+// The name must be a C identifier that CUDA C does not use already (not a
+// keyword, not main, printf, sqrt, threadIdx, ...): see codegen.CheckName.
 func NewKernel(name string, threads int) *Kernel {
-	return &Kernel{
-		ir:    ir.Kernel{Name: name, Threads: threads, Pos: callerPos()},
-		names: map[string]bool{},
+	k := &Kernel{
+		ir:      ir.Kernel{Name: name, Threads: threads, Pos: callerPos()},
+		names:   map[string]string{name: "the kernel"},
+		vars:    map[*ir.Var]bool{},
+		arrays:  map[*ir.Array]bool{},
+		checked: map[ir.Expr]bool{},
 	}
+	if err := codegen.CheckName(name); err != nil {
+		k.errorf(k.ir.Pos, "kernel %s: %v", name, err)
+	}
+	return k
 }
 
-// Name returns the kernel's name.
-func (k *Kernel) Name() string { return k.ir.Name }
+// Name returns the kernel's name ("" for a nil *Kernel).
+func (k *Kernel) Name() string {
+	if k == nil {
+		return ""
+	}
+	return k.ir.Name
+}
 
-// Threads returns the kernel's threads per block.
-func (k *Kernel) Threads() int { return k.ir.Threads }
+// Threads returns the kernel's threads per block (0 for a nil *Kernel).
+func (k *Kernel) Threads() int {
+	if k == nil {
+		return 0
+	}
+	return k.ir.Threads
+}
 
 func (k *Kernel) errorf(pos ir.Pos, format string, args ...any) {
 	k.errs = append(k.errs, ir.Errorf(pos, format, args...))
@@ -51,24 +85,68 @@ func (k *Kernel) errorf(pos ir.Pos, format string, args ...any) {
 // the kernel has yet.
 func (k *Kernel) fresh(hint string) string {
 	name := hint
-	for i := 1; k.names[name]; i++ {
+	for i := 1; k.names[name] != ""; i++ {
 		name = fmt.Sprintf("%s%d", hint, i)
 	}
-	k.names[name] = true
+	k.names[name] = "a variable"
 	return name
 }
 
+// newVar returns a new variable of the kernel.
+func (k *Kernel) newVar(hint string, t ir.Type) *ir.Var {
+	v := &ir.Var{Name: k.fresh(hint), T: t}
+	k.vars[v] = true
+	return v
+}
+
+// param adds a parameter named name, checking the name. The parameter is
+// the kernel's own even when the name is wrong, so that its uses are not
+// reported again.
 func (k *Kernel) param(name string, p ir.Param, pos ir.Pos) {
-	if k.hasBody {
-		k.errorf(pos, "parameter %q declared after the kernel's body", name)
-		return
+	if p.Array != nil {
+		k.arrays[p.Array] = true
+	} else {
+		k.vars[p.Scalar] = true
 	}
-	k.names[name] = true
-	k.ir.Params = append(k.ir.Params, p)
+	length := "" // the name of the array's length in the printed kernel
+	if p.Array != nil {
+		length = name + "_len"
+	}
+	switch err := codegen.CheckName(name); {
+	case k.hasBody:
+		k.errorf(pos, "parameter %q declared after the kernel's body", name)
+	case err != nil:
+		k.errorf(pos, "parameter %q of kernel %s: %v", name, k.ir.Name, err)
+	case k.names[name] == "a parameter":
+		k.errorf(pos, "kernel %s has two parameters named %s", k.ir.Name, name)
+	case k.names[name] != "":
+		k.errorf(pos, "parameter %q of kernel %s is named like %s", name, k.ir.Name, k.names[name])
+	case length != "" && k.names[length] != "":
+		k.errorf(pos, "array parameter %q of kernel %s: its length would be named %s, like %s", name, k.ir.Name,
+			length, k.names[length])
+	default:
+		k.names[name] = "a parameter"
+		if length != "" {
+			k.names[length] = "the length of array " + name
+		}
+		k.ir.Params = append(k.ir.Params, p)
+	}
+}
+
+// nilKernel reports a declaration on a nil *Kernel.
+func nilKernel(op string, pos ir.Pos) {
+	if k := reportTo(nil); k != nil {
+		k.errorf(pos, "%s on a nil *Kernel (kernels come from NewKernel)", op)
+	}
 }
 
 func global[T Scalar](k *Kernel, name string, access ir.Access) Array[T] {
-	a := &ir.Array{Name: name, Elem: TypeOf[T](), Space: ir.Global, Access: access, Pos: callerPos()}
+	pos := callerPos()
+	if k == nil {
+		nilKernel(fmt.Sprintf("%v array %s declared", access, name), pos)
+		return Array[T]{}
+	}
+	a := &ir.Array{Name: name, Elem: TypeOf[T](), Space: ir.Global, Access: access, Pos: pos}
 	k.param(name, ir.Param{Array: a}, a.Pos)
 	return Array[T]{a: a, k: k}
 }
@@ -85,21 +163,38 @@ func InOut[T Scalar](k *Kernel, name string) Array[T] { return global[T](k, name
 
 // Param declares a scalar parameter.
 func Param[T Scalar](k *Kernel, name string) Exp[T] {
+	pos := callerPos()
+	if k == nil {
+		nilKernel("scalar parameter "+name+" declared", pos)
+		return invalid[T](fmt.Sprintf("use of parameter %s, declared on a nil *Kernel", name))
+	}
 	v := &ir.Var{Name: name, T: TypeOf[T]()}
-	k.param(name, ir.Param{Scalar: v}, callerPos())
+	k.param(name, ir.Param{Scalar: v}, pos)
 	return Exp[T]{v}
 }
 
 // Body records the kernel's Grid-level program.
 func (k *Kernel) Body(body func(g *Grid)) {
 	pos := callerPos()
-	if k.hasBody {
+	switch {
+	case k == nil:
+		nilKernel("Body", pos)
+		return
+	case body == nil:
+		k.errorf(pos, "kernel %s: Body(nil)", k.ir.Name)
+		return
+	case k.built:
+		k.errorf(pos, "kernel %s: Body after the kernel was built", k.ir.Name)
+		return
+	case k.hasBody:
 		k.errorf(pos, "kernel %s has a second Body", k.ir.Name)
 		return
 	}
 	k.hasBody = true
+	stop := k.startRecording()
+	defer stop()
 	k.ir.Body = k.record(nil, ir.GridLevel, fmt.Sprintf("the body of kernel %s", k.ir.Name), func(s *scope) {
-		body(newGrid(s))
+		body(&Grid{s})
 	})
 }
 
@@ -108,9 +203,11 @@ func (k *Kernel) Body(body func(g *Grid)) {
 func (k *Kernel) record(parent *scope, level ir.Level, what string, build func(*scope)) []ir.Stmt {
 	s := &scope{k: k, level: level, what: what}
 	k.stack = append(k.stack, s)
+	defer func() {
+		k.stack = k.stack[:len(k.stack)-1]
+		s.done = true
+	}()
 	build(s)
-	k.stack = k.stack[:len(k.stack)-1]
-	s.done = true
 	return s.stmts
 }
 
@@ -121,8 +218,33 @@ func (k *Kernel) top() *scope {
 	return k.stack[len(k.stack)-1]
 }
 
-// use checks that s is the scope being recorded before op adds to it.
-func (s *scope) use(op string, pos ir.Pos) bool {
+// innermost returns the kernel whose body is being recorded inside k's, at
+// any depth, or k.
+func (k *Kernel) innermost() *Kernel {
+	for k.inner != nil {
+		k = k.inner
+	}
+	return k
+}
+
+// open returns the scope op adds a statement to through builder p, or nil
+// after reporting why it cannot: p is nil, belongs to a kernel other than
+// the one being recorded, or is not the builder of the body being recorded
+// now.
+func open(p Program, op string, pos ir.Pos) *scope {
+	var s *scope
+	if p != nil {
+		s = p.scope()
+	}
+	if s == nil {
+		if k := reportTo(nil); k != nil {
+			k.errorf(pos, "%s on a nil builder (%T): use the builder the body was given", op, p)
+		}
+		return nil
+	}
+	if !s.k.here(op+" on a builder", pos) {
+		return nil
+	}
 	top := s.k.top()
 	switch {
 	case s.k.built:
@@ -133,16 +255,108 @@ func (s *scope) use(op string, pos ir.Pos) bool {
 		s.k.errorf(pos, "%s in %s: a %v program's builder was used inside a nested %v body; "+
 			"use the builder that body was given", op, top.what, s.level, top.level)
 	default:
+		return s
+	}
+	return nil
+}
+
+// here reports whether k's body may be added to now by the calling
+// goroutine: it is being recorded (or nothing is, and the mistake is k's
+// own), and no other kernel's body is being recorded inside it. Otherwise
+// it reports what (an operation on an object of k) to the kernel being
+// recorded, which must not use k's objects.
+func (k *Kernel) here(what string, pos ir.Pos) bool {
+	other := k.inner
+	if other == nil && k.top() == nil {
+		other = recording()
+	}
+	if other == nil {
 		return true
 	}
+	other = other.innermost()
+	other.errorf(pos, "%s of kernel %s, in the body of kernel %s: builders, variables, parameters and arrays "+
+		"belong to the kernel that made them", what, k.ir.Name, other.ir.Name)
 	return false
 }
 
-func (s *scope) add(st ir.Stmt) { s.stmts = append(s.stmts, st) }
+// add checks that st uses only k's own variables and arrays, and records
+// it.
+func (s *scope) add(st ir.Stmt) {
+	s.k.checkOwned(st)
+	s.stmts = append(s.stmts, st)
+}
+
+// checkOwned reports the variables and arrays of other kernels (or made
+// outside the DSL) that st uses.
+func (k *Kernel) checkOwned(st ir.Stmt) {
+	pos := st.Position()
+	switch st := st.(type) {
+	case *ir.Store:
+		k.checkArray(st.Array, pos)
+	case *ir.Atomic:
+		k.checkArray(st.Array, pos)
+	}
+	for _, e := range ir.Exprs(st) {
+		k.checkExpr(e, pos)
+	}
+}
+
+func (k *Kernel) checkArray(a *ir.Array, pos ir.Pos) {
+	if a != nil && !k.arrays[a] {
+		k.errorf(pos, "array %s is not an array of kernel %s: it was declared by another kernel", a.Name, k.ir.Name)
+	}
+}
+
+// checkExpr reports the foreign variables and arrays of e, visiting each
+// node once however often the expression graph shares it.
+func (k *Kernel) checkExpr(e ir.Expr, pos ir.Pos) {
+	if e == nil || k.checked[e] {
+		return
+	}
+	k.checked[e] = true
+	switch e := e.(type) {
+	case *ir.Var:
+		if !k.vars[e] {
+			k.errorf(pos, "variable %s is not a variable or parameter of kernel %s: it was declared by another "+
+				"kernel", e.Name, k.ir.Name)
+		}
+	case *ir.Len:
+		k.checkArray(e.Array, pos)
+	case *ir.Load:
+		at := e.Pos
+		if at == (ir.Pos{}) {
+			at = pos
+		}
+		k.checkArray(e.Array, at)
+		k.checkExpr(e.Index, pos)
+	case *ir.Unary:
+		k.checkExpr(e.X, pos)
+	case *ir.Binary:
+		k.checkExpr(e.X, pos)
+		k.checkExpr(e.Y, pos)
+	case *ir.Select:
+		k.checkExpr(e.Cond, pos)
+		k.checkExpr(e.Then, pos)
+		k.checkExpr(e.Else, pos)
+	case *ir.Convert:
+		k.checkExpr(e.X, pos)
+	case *ir.Const, *ir.Special, *ir.Invalid:
+	default:
+		// A node this walk does not know: look at its parts the slow way.
+		ir.WalkExpr(e, func(x ir.Expr) {
+			if x != e {
+				k.checkExpr(x, pos)
+			}
+		})
+	}
+}
 
 // Build finishes the kernel and returns its IR, or every mistake found,
 // each naming the user's Go line.
 func (k *Kernel) Build() (*ir.Kernel, error) {
+	if k == nil {
+		return nil, ir.Errorf(callerPos(), "Build of a nil *Kernel (kernels come from NewKernel)")
+	}
 	if !k.hasBody {
 		k.errorf(k.ir.Pos, "kernel %s has no Body", k.ir.Name)
 	}

@@ -13,6 +13,12 @@
 // exactly as the CUDA printout runs them (grid-stride loops, virtualised
 // threads and warps), and race detection works on physical thread identity.
 //
+// Memory is checked by byte address (see memory.go): array arguments that
+// are overlapping views of one buffer are checked against each other, and
+// shared memory is the kernel's laid-out bytes (SharedBytes, each shared
+// array at its Offset), so that arrays the layout places at the same bytes
+// are too. Shared memory holds nothing from one block body to the next.
+//
 // The IR is compiled once per launch into a tree of Go closures that work on
 // whole warps of values held as uint64 bits, with each node's type known
 // when it is compiled.

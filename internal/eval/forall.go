@@ -78,8 +78,13 @@ var forAllLoops = map[ir.ForAllKind]forAllLoop{
 		}
 	},
 	ir.GridBlocks: func(m *machine, n uint64, slot int, vmask uint64, body stmtFn, pos ir.Pos) {
+		// Each virtual block starts with shared memory that holds nothing
+		// it wrote (on the GPU, another block may have run the one before),
+		// and nothing after the loop holds what it wrote.
+		defer func() { m.sharedGen++ }()
 		for vb := uint64(m.block); vb < n && m.step(pos); vb += uint64(m.blocks) {
 			m.uniform[slot], m.uniformDef[slot] = vb&vmask, true
+			m.sharedGen++
 			if body(m); m.stop {
 				return
 			}

@@ -29,8 +29,10 @@ type Config struct {
 // checks the arguments against k.Params first. It returns nil, or an error
 // describing the first problems found (an errors.Join of *ir.Error, each at
 // the user's Go line of the offending statement): faults, out-of-bounds
-// accesses, data races, barriers reached by only some threads, reads of
-// unwritten shared memory or undeclared variables. A launch stops at the
+// accesses, data races (also between arguments that are overlapping views
+// of one buffer, and between shared arrays the layout places at the same
+// bytes), barriers reached by only some threads, reads of unwritten shared
+// memory or undeclared variables. A launch stops at the
 // first fault and after a few problems.
 func Launch(k *ir.Kernel, cfg Config, args []Arg) (err error) {
 	if k == nil {
@@ -89,11 +91,8 @@ func (m *machine) run(ctx context.Context) {
 				m.uniformDef[p.uniform] = true
 			}
 		}
-		for _, mem := range m.mems {
-			if mem.array.Space == ir.Shared {
-				clear(mem.data)
-			}
-		}
+		clear(m.smem)
+		m.sharedGen++
 		m.prog.body(m)
 	}
 }
@@ -122,11 +121,8 @@ func (m *machine) bind(args []Arg) error {
 					i, arr.Name, k.Name, a.Buffer.Len())
 			}
 			n := a.Buffer.Len()
-			mem := &memory{array: arr, elem: arr.Elem.Size(), data: a.Buffer.Data[:n*arr.Elem.Size()], n: n}
-			if p.written[slot.memory] {
-				mem.shadow = newShadowMemory(n, false)
-			}
-			m.mems[slot.memory] = mem
+			m.mems[slot.memory] = &memory{array: arr, slot: int32(slot.memory), elem: arr.Elem.Size(),
+				data: a.Buffer.Data[:n*arr.Elem.Size()], n: n}
 			continue
 		}
 		v := param.Scalar
@@ -136,17 +132,20 @@ func (m *machine) bind(args []Arg) error {
 		m.uniform[slot.uniform] = a.Scalar.Bits & widthMask(v.T)
 		m.uniformDef[slot.uniform] = true
 	}
+	var globals, shared []*memory
 	for i, arr := range p.arrays {
 		if arr.Space != ir.Shared {
+			globals = append(globals, m.mems[i])
 			continue
 		}
 		if arr.Size < 0 || !arr.Elem.Valid() {
 			return ir.Errorf(arr.Pos, "shared array %s of %d elements of %v", arr.Name, arr.Size, arr.Elem)
 		}
-		m.mems[i] = &memory{array: arr, elem: arr.Elem.Size(), data: make([]byte, arr.Bytes()), n: arr.Size,
-			shadow: newShadowMemory(arr.Size, true)}
+		m.mems[i] = &memory{array: arr, slot: int32(i), elem: arr.Elem.Size(), n: arr.Size}
+		shared = append(shared, m.mems[i])
 	}
-	return nil
+	m.groupGlobals(globals)
+	return m.layoutShared(shared)
 }
 
 // HostExpr evaluates an expression over constants, scalar parameters and

@@ -36,13 +36,17 @@ var (
 )
 
 // memory is an array as one launch sees it: a global argument or the
-// current block's instance of a shared array.
+// current block's instance of a shared array. Its bytes lie in a region
+// (see memory.go), whose cells race detection works on.
 type memory struct {
 	array  *ir.Array
-	elem   int // element size in bytes
+	slot   int32 // index in machine.mems
+	elem   int   // element size in bytes
 	data   []byte
 	n      int
-	shadow *shadowMemory // nil when the array is never written
+	region *region
+	cell   int // the region's cell of element 0
+	cells  int // cells per element
 }
 
 // machine is the state of one launch.
@@ -61,6 +65,8 @@ type machine struct {
 	laneDef    []uint32
 
 	mems       []*memory
+	smem       []byte // the current block's shared memory
+	sharedGen  int    // counts blocks and block bodies: shared memory holds nothing from an earlier one
 	blockEpoch uint32
 	warpEpoch  []uint32
 
@@ -125,39 +131,77 @@ func (m *machine) index(mem *memory, t ir.Type, x uint64, pos ir.Pos, what strin
 	return int(i), true
 }
 
-// track records an access of lane to mem[i] for race detection and reports
-// a race or a read of shared memory that was never written.
+// track records an access of lane to mem[i] for race detection, on each
+// cell of the region the element covers, and reports a race or a read of
+// shared memory that the block body never wrote through mem.
 func (m *machine) track(mem *memory, i, lane int, kind accessKind, sameValue bool, value uint64, site int32) {
-	if mem.shadow == nil {
+	r := mem.region
+	if r == nil || r.shadow == nil {
 		return
 	}
 	thread := m.warpBase + lane
+	block := m.block
+	if r.shared {
+		block = m.sharedGen
+	}
 	a := access{
-		kind: kind, sameValue: sameValue, value: value, block: m.block, thread: thread, warp: thread / warpSize,
-		blockEpoch: m.blockEpoch, warpEpoch: m.warpEpoch[thread/warpSize], site: site,
+		kind: kind, sameValue: sameValue, value: value, mem: mem.slot, block: block, thread: thread,
+		warp: thread / warpSize, blockEpoch: m.blockEpoch, warpEpoch: m.warpEpoch[thread/warpSize], site: site,
 	}
-	perBlock := mem.shadow.perBlock
-	s := mem.shadow.at(i)
-	if perBlock && kind != writeAccess && (s.block != int32(m.block+1) || s.flags&written == 0) {
-		m.report(false, m.prog.sites[site], "uninit", "%s of shared memory %s[%d] that this block never wrote",
-			kind, mem.array.Name, i)
+	first := mem.cell + i*mem.cells
+	for cell := first; cell < first+mem.cells; cell++ {
+		s := r.shadow.at(cell)
+		if r.shared && kind != writeAccess {
+			m.checkWritten(mem, i, s, &a)
+		}
+		if c, race := s.record(&a, r.shared); race {
+			m.reportRace(mem, i, cell, &a, c)
+			return
+		}
 	}
-	c, race := s.record(&a, perBlock)
-	if !race {
-		return
+}
+
+// checkWritten reports a read or atomic of shared memory mem[i] whose cell
+// s the current block body has not written, or last wrote through another
+// array placed at the same bytes.
+func (m *machine) checkWritten(mem *memory, i int, s *shadow, a *access) {
+	pos := m.prog.sites[a.site]
+	switch {
+	case s.block != int32(a.block+1) || s.flags&written == 0:
+		m.report(false, pos, "uninit", "%s of shared memory %s[%d] that this block never wrote", a.kind,
+			mem.array.Name, i)
+	case s.writer != mem.slot:
+		other := m.mems[s.writer]
+		m.report(false, pos, "uninit", "%s of shared memory %s[%d], whose bytes were last written through %s, "+
+			"placed at the same bytes of shared memory (offsets %d and %d): the two arrays are in use at once",
+			a.kind, mem.array.Name, i, other.array.Name, mem.array.Offset, other.array.Offset)
 	}
-	here := fmt.Sprintf("%s by thread %d of block %d", kind, thread, m.block)
+}
+
+// reportRace reports the race of access a to mem[i], at the region's cell,
+// with the earlier accesses c.
+func (m *machine) reportRace(mem *memory, i, cell int, a *access, c conflict) {
+	here := fmt.Sprintf("%s by thread %d of block %d", a.kind, a.thread, m.block)
+	through, note := "", ""
+	switch {
+	case c.set != nil && c.set.mem != mem.slot:
+		other := m.mems[c.set.mem]
+		through = fmt.Sprintf(" of %s[%d]", other.array.Name, (cell-other.cell)/other.cells)
+		note = fmt.Sprintf(" (%s and %s %s)", mem.array.Name, other.array.Name, mem.region.sameBytes())
+	case c.otherBlocks && len(mem.region.members) > 1:
+		note = fmt.Sprintf(" (%s: %s)", mem.region.names(), mem.region.sameBytes())
+	}
 	var other string
 	switch {
 	case c.otherBlocks:
 		other = fmt.Sprintf("a %s by another block (blocks are not ordered within a launch)", c.kind)
 	case c.set.thread == severalThreads || c.set.warp == severalWarps:
-		other = fmt.Sprintf("%ss by other threads (one at %s)", c.kind, m.prog.sites[c.set.site])
+		other = fmt.Sprintf("%ss%s by other threads (one at %s)", c.kind, through, m.prog.sites[c.set.site])
 	default:
-		other = fmt.Sprintf("a %s by thread %d at %s", c.kind, c.set.thread, m.prog.sites[c.set.site])
+		other = fmt.Sprintf("a %s%s by thread %d at %s", c.kind, through, c.set.thread, m.prog.sites[c.set.site])
 	}
-	m.report(false, m.prog.sites[site], "race", "data race on %s[%d]: %s and %s, with no barrier between them",
-		mem.array.Name, i, here, other)
+	m.report(false, m.prog.sites[a.site], "race", "data race on %s[%d]: %s and %s, with no barrier between them%s",
+		mem.array.Name, i, here, other, note)
 }
 
 // barrier ends the current barrier interval of the block (and of its warps).

@@ -25,7 +25,8 @@ type access struct {
 	kind       accessKind
 	sameValue  bool   // a plain write that many threads may do with one value
 	value      uint64 // the value written
-	block      int
+	mem        int32  // the memory (index in machine.mems) accessed through
+	block      int    // the block; for shared memory, the block body's generation
 	thread     int
 	warp       int
 	blockEpoch uint32
@@ -40,6 +41,7 @@ type accessSet struct {
 	thread    int16  // thread of the accesses in the latest warp epoch, or severalThreads
 	warpEpoch uint32 // latest warp epoch of the accesses (one warp only)
 	site      int32  // a node that made one of the accesses
+	mem       int32  // the memory that access went through
 }
 
 const (
@@ -62,12 +64,12 @@ func (s *accessSet) conflicts(a *access) bool {
 func (s *accessSet) add(a *access) {
 	switch {
 	case s.warp == 0:
-		*s = accessSet{warp: int16(a.warp + 1), thread: int16(a.thread), warpEpoch: a.warpEpoch, site: a.site}
+		*s = accessSet{warp: int16(a.warp + 1), thread: int16(a.thread), warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
 	case s.warp == severalWarps:
 	case int(s.warp) != a.warp+1:
 		s.warp = severalWarps
 	case s.warpEpoch != a.warpEpoch:
-		s.warpEpoch, s.thread, s.site = a.warpEpoch, int16(a.thread), a.site
+		s.warpEpoch, s.thread, s.site, s.mem = a.warpEpoch, int16(a.thread), a.site, a.mem
 	case int(s.thread) != a.thread:
 		s.thread = severalThreads
 	}
@@ -92,8 +94,8 @@ const (
 	blockFlags = blkRead | blkWrite | blkAtomic | blkMixed
 )
 
-// shadow is the race-detection state of one address. The zero value is an
-// address nobody touched.
+// shadow is the race-detection state of one address (a cell of a
+// region). The zero value is an address nobody touched.
 type shadow struct {
 	block   int32  // block+1 of the sets below; 0: none
 	epoch   uint32 // block epoch of the sets below
@@ -101,6 +103,7 @@ type shadow struct {
 	writes  accessSet // plain writes
 	atomics accessSet
 	value   uint64 // the value of the latest SameValue write
+	writer  int32  // the memory the latest write or atomic of the block went through
 	flags   uint16
 }
 
@@ -134,6 +137,10 @@ func (s *shadow) enter(a *access, perBlock bool) {
 func (s *shadow) record(a *access, perBlock bool) (c conflict, race bool) {
 	s.enter(a, perBlock)
 	c, race = s.check(a)
+	if race && c.set != nil {
+		earlier := *c.set // as it was before a joins it
+		c.set = &earlier
+	}
 	switch a.kind {
 	case readAccess:
 		s.reads.add(a)
@@ -141,6 +148,7 @@ func (s *shadow) record(a *access, perBlock bool) (c conflict, race bool) {
 	case atomicAccess:
 		s.atomics.add(a)
 		s.flags |= blkAtomic | written
+		s.writer = a.mem
 	case writeAccess:
 		switch {
 		case !a.sameValue:
@@ -158,6 +166,7 @@ func (s *shadow) record(a *access, perBlock bool) (c conflict, race bool) {
 		}
 		s.writes.add(a)
 		s.flags |= blkWrite | written
+		s.writer = a.mem
 	}
 	return c, race
 }
@@ -185,11 +194,11 @@ func (s *shadow) check(a *access) (conflict, bool) {
 // shadowPageBits sets the size of the pages of a shadowMemory.
 const shadowPageBits = 10
 
-// shadowMemory is the shadow of one array, allocated in pages as they are
-// touched.
+// shadowMemory is the shadow of the cells of one region, allocated in
+// pages as they are touched.
 type shadowMemory struct {
 	pages    [][]shadow
-	perBlock bool // shared memory: each block has its own
+	perBlock bool // shared memory: each block (each block body) has its own
 }
 
 func newShadowMemory(n int, perBlock bool) *shadowMemory {
