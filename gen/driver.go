@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 
 	"github.com/dave/jennifer/jen"
@@ -87,11 +88,18 @@ func (p Package) generate(kernels func() []*dsl.Kernel, stdout io.Writer) error 
 	if err := files.RemoveStale(cudaDir, p.MadeBy()); err != nil {
 		return err
 	}
-	if cudaDir != p.Dir {
+	if !sameFolder(cudaDir, p.Dir) {
 		// the .cu files an earlier run wrote beside the package's Go files
 		return Files{}.RemoveStale(p.Dir, p.MadeBy())
 	}
 	return nil
+}
+
+// sameFolder reports whether a and b name one folder, through links too.
+func sameFolder(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return a == b || errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // buildAll builds the kernels of kernels(), reporting a panic of kernels or

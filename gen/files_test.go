@@ -138,3 +138,23 @@ func TestMainWritesIntoTheFolders(t *testing.T) {
 		t.Errorf("second run: exit status %d, printed %q", code, stdout.String())
 	}
 }
+
+// TestMainCUDAFolderLinkedToThePackage checks that a folder for .cu files
+// that is the package's folder under another name (a link) keeps the
+// files just written.
+func TestMainCUDAFolderLinkedToThePackage(t *testing.T) {
+	pkgDir := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(pkgDir, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	writeFile(t, pkgDir, "k.go", "package p\n\nfunc Kernels() {}\n")
+	p := Package{Name: "p", Path: "example.com/p", Dir: pkgDir, CUDADir: link}
+	var stdout, stderr bytes.Buffer
+	if code := Main(func() []*dsl.Kernel { return []*dsl.Kernel{copyKernel("scale")} }, p, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(pkgDir, "scale.cu")); err != nil {
+		t.Errorf("the .cu file just written was removed: %v", err)
+	}
+}

@@ -76,6 +76,7 @@ func TestBadInputCatalogue(t *testing.T) {
 		{"list: arguments", args("list", "extra"), false, 2, "unexpected arguments [extra]"},
 		{"emit: unknown flag", args("emit", "-o", tmp, "-x"), false, 2, "flag provided but not defined: -x"},
 		{"emit: -o without value", args("emit", "-o"), false, 2, "flag needs an argument: -o"},
+		{"emit: -o empty", args("emit", "-o", "", "rev256"), false, 2, "-o needs a folder"},
 		{"emit: -threads not a number", args("emit", "-o", tmp, "-threads", "many"), false, 2, `invalid value "many" for flag -threads`},
 		{"emit: -threads negative", args("emit", "-o", tmp, "-threads", "-4"), false, 2, "-threads -4 is out of range"},
 		{"emit: -threads above 1024", args("emit", "-o", tmp, "-threads", "1025", "rev256"), false, 2, "-threads 1025 is out of range: want 0 (each kernel's own block size) or 1 to 1024"},

@@ -29,6 +29,9 @@ func emit(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args, stdout, stderr); err != nil {
 		return err
 	}
+	if *dir == "" {
+		return usageError(fs, stderr, "-o needs a folder")
+	}
 	if *threads < 0 || *threads > maxThreads {
 		return usageError(fs, stderr, "-threads %d is out of range: want 0 (each kernel's own block size) or 1 to %d threads per block", *threads, maxThreads)
 	}
