@@ -85,7 +85,13 @@ func PackageFiles(s Scope, madeBy string, kernels []*ir.Kernel) (Files, error) {
 }
 
 // madeByLines returns the first two lines of every file made by madeBy.
-func madeByLines(madeBy string) string { return Header + "\n// Made by " + madeBy + ".\n" }
+func madeByLines(madeBy string) string { return Header + "\n// " + madeByComment(madeBy) + "\n" }
+
+// madeByComment returns the text of the comment line saying a file was
+// made by madeBy, on one line whatever madeBy holds.
+func madeByComment(madeBy string) string {
+	return "Made by " + strings.NewReplacer("\r", " ", "\n", " ").Replace(madeBy) + "."
+}
 
 // Write writes files into dir (created if missing), leaving files whose
 // content is unchanged untouched. It returns the paths written, sorted.

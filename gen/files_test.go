@@ -158,3 +158,18 @@ func TestMainCUDAFolderLinkedToThePackage(t *testing.T) {
 		t.Errorf("the .cu file just written was removed: %v", err)
 	}
 }
+
+// TestMadeByOnOneLine checks a madeBy of several lines makes one comment
+// line in both kinds of file.
+func TestMadeByOnOneLine(t *testing.T) {
+	p := mustPrint(t, copyKernel("scale"))
+	launchers, err := LauncherFile(Scope{Name: "p"}, "a\nb\r\nc", []Printed{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{p.CUDAFile("a\nb\r\nc"), string(launchers)} {
+		if !strings.HasPrefix(text, Header+"\n// Made by a b  c.\n") {
+			t.Errorf("file begins %.80q", text)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func LauncherFile(s Scope, madeBy string, kernels []Printed) ([]byte, error) {
 	}
 	f := jen.NewFile(s.Name)
 	f.HeaderComment(Header)
-	f.HeaderComment("Made by " + madeBy + ".")
+	f.HeaderComment(madeByComment(madeBy))
 	f.HeaderComment("")
 	f.HeaderComment("//go:build !" + BuildTag)
 	reserved := setOf("dev cfg fault")

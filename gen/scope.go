@@ -2,14 +2,15 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -43,18 +44,20 @@ func ReadScope(dir, name string) (Scope, error) {
 	if err := checkPackageName(name); err != nil {
 		return s, err
 	}
-	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		return s, err
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
 	}
-	sort.Strings(paths)
+	if err != nil {
+		return s, fmt.Errorf("reading package %s: %w", name, err)
+	}
 	fset := token.NewFileSet()
-	for _, p := range paths {
-		base := filepath.Base(p)
-		if strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") {
+	for _, e := range entries { // sorted by name
+		base := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(base, ".go") || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") {
 			continue
 		}
-		src, err := os.ReadFile(p)
+		src, err := os.ReadFile(filepath.Join(dir, base))
 		if err != nil {
 			return s, fmt.Errorf("reading package %s: %w", name, err)
 		}

@@ -28,6 +28,9 @@ func TestReadScope(t *testing.T) {
 	writeFile(t, dir, "_ignored.go", "package p\n\nvar Ignored = 1\n")
 	writeFile(t, dir, "broken.go", "package p\n\nvar Before = 1\nfunc (\n")
 	writeFile(t, dir, "p_launch.go", Header+"\n\npackage p\n\nvar Generated = 1\n")
+	if err := os.Mkdir(filepath.Join(dir, "folder.go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	s, err := ReadScope(dir, "p")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +53,9 @@ func TestReadScope(t *testing.T) {
 	}
 	if s, err := ReadScope(filepath.Join(dir, "missing"), "p"); err != nil || len(s.Declared) != 0 {
 		t.Errorf("a missing folder: %v, %v", s, err)
+	}
+	if _, err := ReadScope(filepath.Join(dir, "a.go"), "p"); err == nil {
+		t.Error("a file read as a folder")
 	}
 	if _, err := ReadScope(dir, "not-a-name"); err == nil {
 		t.Error("a package name that is no identifier accepted")

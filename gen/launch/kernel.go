@@ -54,13 +54,13 @@ type slot struct {
 // Function returns the kernel loaded on dev, loading it on the first call
 // for dev (and again after the garbage collector dropped it).
 func (k *Kernel) Function(dev runtime.Device) (runtime.Function, error) {
-	if dev == nil {
+	v := reflect.ValueOf(dev)
+	if dev == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil, fmt.Errorf("loading kernel %s: no device", k.Name)
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	// Devices are pointers; one of another kind is loaded on every call.
-	v := reflect.ValueOf(dev)
 	if v.Kind() != reflect.Pointer {
 		return k.load(dev)
 	}

@@ -85,6 +85,12 @@ func TestKernelRejectsStaleIRAndNil(t *testing.T) {
 	if !errors.Is(err, launch.ErrBlocksUnknown) {
 		t.Errorf("no blocks function: %v", err)
 	}
+	var noGPU *runtime.GPU
+	for _, d := range []runtime.Device{nil, noGPU} {
+		if err := kernelOf(t, addOne(1)).Launch(d, runtime.LaunchConfig{}, blocks, in, out); err == nil || !strings.Contains(err.Error(), "no device") {
+			t.Errorf("launch on device %#v: %v, want an error saying there is no device", d, err)
+		}
+	}
 }
 
 func TestOps(t *testing.T) {
