@@ -62,7 +62,7 @@ func LauncherFile(s Scope, madeBy string, kernels []Printed) ([]byte, error) {
 			return nil, fmt.Errorf("package %s: kernel %d of the list is nil", s.Name, i)
 		}
 		k := p.Kernel.Name
-		if !token.IsIdentifier(k) {
+		if !token.IsIdentifier(k) && !token.IsKeyword(k) { // a kernel may be called func
 			return nil, fmt.Errorf("package %s: kernel %q: its name is not an identifier (kernels built with Build have C identifiers)", s.Name, k)
 		}
 		for j, prm := range p.Kernel.Params {

@@ -182,3 +182,21 @@ func TestLauncherParametersAvoidImports(t *testing.T) {
 		t.Errorf("parameters not renamed:\n%s", src)
 	}
 }
+
+// TestLauncherFileKernelsNamedAfterKeywords checks kernels called after
+// Go keywords get launchers.
+func TestLauncherFileKernelsNamedAfterKeywords(t *testing.T) {
+	var printed []Printed
+	for _, k := range []string{"func", "go", "range"} {
+		printed = append(printed, mustPrint(t, copyKernel(k)))
+	}
+	src, err := LauncherFile(Scope{Name: "p"}, "a test", printed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"func Func(dev", "func Go(dev", "func Range(dev"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("launcher file lacks %q", want)
+		}
+	}
+}

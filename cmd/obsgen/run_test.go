@@ -9,14 +9,14 @@ import (
 )
 
 // TestRunRenamesImportsThePackageDeclares generates the files of a
-// package that declares the names of the launcher file's imports: the
-// imports must be renamed and the package must compile, with a file that
-// calls a launcher.
+// package that declares the names of the launcher file's imports, and has
+// kernels named after Go keywords: the imports must be renamed and the
+// package must compile, with a file that calls the launchers.
 func TestRunRenamesImportsThePackageDeclares(t *testing.T) {
 	needGo(t)
 	dir := newPackage(t, map[string]string{
-		"k.go":   kernelsFile("p", []string{"scale"}, "\nfunc launch() {}\n\ntype ir struct{}\n\nvar runtime, math = 1, 2\n"),
-		"use.go": "//go:build !obsgen\n\npackage p\n\nvar _ = Scale\n",
+		"k.go":   kernelsFile("p", []string{"scale", "func", "go", "chan"}, "\nfunc launch() {}\n\ntype ir struct{}\n\nvar runtime, math = 1, 2\n"),
+		"use.go": "//go:build !obsgen\n\npackage p\n\nvar _ = []any{Scale, Func, Go, Chan}\n",
 	})
 	if code, _, stderr := obsgen("run", dir); code != 0 {
 		t.Fatalf("obsgen run: exit status %d:\n%s", code, stderr)
