@@ -34,9 +34,11 @@ type Kernel struct {
 	// GPUs the kernel is built from the builder of its name.
 	Kernels func() []*dsl.Kernel
 
-	mu     sync.Mutex
-	built  *ir.Kernel
-	loaded map[uintptr]weak.Pointer[loaded] // by the address of the device
+	mu    sync.Mutex // held while loading: one load at a time
+	built *ir.Kernel // the IR, once built (under mu)
+
+	cacheMu sync.Mutex                       // guards loaded; never held while loading
+	loaded  map[uintptr]weak.Pointer[loaded] // by the address of the device
 }
 
 // loaded is a function loaded on dev.
@@ -58,35 +60,52 @@ func (k *Kernel) Function(dev runtime.Device) (runtime.Function, error) {
 	if dev == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil, fmt.Errorf("loading kernel %s: no device", k.Name)
 	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	// Devices are pointers; one of another kind is loaded on every call.
-	if v.Kind() != reflect.Pointer {
+	if v.Kind() != reflect.Pointer { // devices are pointers; another is loaded on every call
+		k.mu.Lock()
+		defer k.mu.Unlock()
 		return k.load(dev)
 	}
 	addr := v.Pointer()
-	if l := k.loaded[addr].Value(); l != nil && l.dev == dev {
-		return l.fn, nil
+	if f := k.cached(addr, dev); f != nil {
+		return f, nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if f := k.cached(addr, dev); f != nil { // loaded while this call waited
+		return f, nil
 	}
 	f, err := k.load(dev)
 	if err != nil {
 		return nil, err
 	}
+	l := &loaded{dev: dev, fn: f}
+	entry := weak.Make(l)
+	k.cacheMu.Lock()
 	if k.loaded == nil {
 		k.loaded = map[uintptr]weak.Pointer[loaded]{}
 	}
-	l := &loaded{dev: dev, fn: f}
-	entry := weak.Make(l)
 	k.loaded[addr] = entry
+	k.cacheMu.Unlock()
 	goruntime.AddCleanup(l, k.forget, slot{addr, entry})
 	return f, nil
 }
 
+// cached returns the function cached for dev, at address addr, or nil.
+func (k *Kernel) cached(addr uintptr, dev runtime.Device) runtime.Function {
+	k.cacheMu.Lock()
+	defer k.cacheMu.Unlock()
+	if l := k.loaded[addr].Value(); l != nil && l.dev == dev {
+		return l.fn
+	}
+	return nil
+}
+
 // forget removes the entry of s once the garbage collector has dropped it,
-// unless a newer entry took its place.
+// unless a newer entry took its place. It runs on the runtime's cleanup
+// goroutine, so it never waits for a load.
 func (k *Kernel) forget(s slot) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
+	k.cacheMu.Lock()
+	defer k.cacheMu.Unlock()
 	if k.loaded[s.device] == s.entry {
 		delete(k.loaded, s.device)
 	}
