@@ -30,5 +30,5 @@ func Print(k *ir.Kernel) (Printed, error) {
 // header, a comment saying how the file was made (madeBy, e.g. "obsgen
 // emit histogram"), then the CUDA text.
 func (p Printed) CUDAFile(madeBy string) string {
-	return Header + "\n// Made by " + madeBy + ".\n\n" + p.CUDA
+	return madeByLines(madeBy) + "\n" + p.CUDA
 }

@@ -14,8 +14,9 @@
 //
 //	//go:generate go run github.com/obsidian-go/obsidian/cmd/obsgen run .
 //
-// and `go generate` then writes, into the package's folder, <kernel>.cu for
-// every kernel and <package>_launch.go with one launcher per kernel:
+// and `go generate` then writes, into the package's folder (the .cu files
+// into another with obsgen run -o), <kernel>.cu for every kernel and
+// <package>_launch.go with one launcher per kernel:
 //
 //	func Histogram(dev runtime.Device, cfg runtime.LaunchConfig, keys *runtime.Buffer[uint32], lo uint32, ...) error
 //
@@ -25,7 +26,9 @@
 //
 // A launcher embeds the kernel's CUDA text, its signature, its threads per
 // block and its shared memory. On a *runtime.GPU it loads that text with
-// LoadCUDA (through the runtime's compile cache), once per device. On any
+// LoadCUDA (through the runtime's compile cache) and keeps the function
+// for that device in a cache that does not keep closed devices alive
+// (package launch). On any
 // other device (runtime.CPU()) it needs the IR: it calls the package's
 // Kernels, builds the kernel of its name once, checks that it still prints
 // as the embedded CUDA text (so a launcher out of date with its kernel is an
@@ -41,7 +44,21 @@
 // Files of the package that call its own launchers must carry the same
 // constraint.
 //
-// Launchers are named after their kernels with the first letter upper-cased
-// (histogram: Histogram); their helpers' names begin with obsgen. A package
-// must not declare those names itself.
+// Launchers are named after their kernels with the first letter of each
+// part upper-cased (histogram: Histogram, shift_by: ShiftBy); their
+// helpers' names begin with obsgen. Before writing anything, Main reads the
+// package's own files (ReadScope) and checks every name the launcher file
+// would take against them (LauncherFile): a kernel whose launcher would be
+// called Kernels or would have the name of something the package declares,
+// two kernels whose launchers would share a name, or a package declaring a
+// predeclared identifier the launchers use (max, error, ...) is a
+// *NameClashError saying which kernel or name to rename. When the package
+// declares the name of one of the file's imports (launch, runtime, ir,
+// math), the file imports that package as obsgen<name> instead.
+//
+// Main replaces only files obsgen generated for the same package (a file
+// that does not begin with Header, or was made for another package, is an
+// error), and removes only the stale .cu files the package made, so that
+// several packages may write their .cu files into one folder
+// (Package.CUDADir).
 package gen

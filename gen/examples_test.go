@@ -36,7 +36,11 @@ func TestExamplesUpToDate(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", ex.name, err)
 		}
-		files, err := gen.PackageFiles(p.Name, p.MadeBy(), kernels)
+		scope, err := gen.ReadScope(p.Dir, p.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", ex.name, err)
+		}
+		files, err := gen.PackageFiles(scope, p.MadeBy(), kernels)
 		if err != nil {
 			t.Fatalf("%s: %v", ex.name, err)
 		}

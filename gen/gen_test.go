@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("exportedName(%q) = %q, want %q", in, got, want)
 		}
 	}
-	got := paramNames([]string{"keys", "type", "len", "dev", "cfg", "lenArg", "obsgenX", "runtime"})
+	got := paramNames([]string{"keys", "type", "len", "dev", "cfg", "lenArg", "obsgenX", "runtime"}, setOf("dev cfg runtime"))
 	want := []string{"keys", "pType", "lenArg", "devArg", "cfgArg", "lenArgArg", "pObsgenX", "runtimeArg"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("paramNames = %v, want %v", got, want)
@@ -51,7 +52,7 @@ func TestLauncherFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := PackageFiles("p", "a test", built[:1])
+	files, err := PackageFiles(Scope{Name: "p"}, "a test", built[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,10 @@ func TestLauncherFile(t *testing.T) {
 	if !strings.HasPrefix(string(files["copy_all.cu"]), Header+"\n// Made by a test.\n\n") {
 		t.Errorf("copy_all.cu begins %.100q", files["copy_all.cu"])
 	}
-	if _, err := PackageFiles("p", "a test", built); err == nil || !strings.Contains(err.Error(), "both want a launcher called CopyAll") {
+	_, err = PackageFiles(Scope{Name: "p"}, "a test", built)
+	var clash *NameClashError
+	if !errors.As(err, &clash) || clash.Name != "CopyAll" || !strings.Contains(err.Error(), "the launcher of kernel copyAll") ||
+		!strings.Contains(err.Error(), "the launcher of kernel copy_all") {
 		t.Errorf("two kernels for one launcher name: %v", err)
 	}
 }
@@ -84,7 +88,7 @@ func TestBlocksNotFromParameters(t *testing.T) {
 	}
 	k := built[0]
 	k.Blocks = &ir.Load{Array: k.Params[0].Array, Index: &ir.Const{Value: ir.UintValue(ir.Uint32, 0)}}
-	src, err := LauncherFile("p", "a test", []Printed{{Kernel: k, CUDA: "text"}})
+	src, err := LauncherFile(Scope{Name: "p"}, "a test", []Printed{{Kernel: k, CUDA: "text"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/token"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -25,45 +26,93 @@ const BuildTag = "obsgen"
 // LauncherFileName returns the name of the launcher file of package pkg.
 func LauncherFileName(pkg string) string { return pkg + "_launch.go" }
 
-// LauncherFile returns the Go source of package pkg's launcher file: for
-// every kernel, a typed function that launches it (see the package
-// documentation). The package must define Kernels (the convention), which
-// the launchers call on devices other than GPUs. madeBy says how the file
-// was made, for its second comment line.
-func LauncherFile(pkg, madeBy string, kernels []Printed) ([]byte, error) {
-	f := jen.NewFile(pkg)
+// LauncherFile returns the Go source of the launcher file of the package
+// whose own files s describes: for every kernel, a typed function that
+// launches it (see the package documentation). The package must define
+// Kernels (the convention), which the launchers call on devices other than
+// GPUs. madeBy says how the file was made, for its second comment line.
+//
+// Every name the file takes is checked: two kernels whose launchers (or
+// helpers) would share a name, a kernel whose launcher would be called
+// Kernels, and a name the package's files declare or import that the file
+// would declare too, or hide a predeclared identifier the file uses, are a
+// *NameClashError naming both holders and the fix. The file's imports are
+// renamed (to obsgen<name>) when the package declares their names.
+func LauncherFile(s Scope, madeBy string, kernels []Printed) ([]byte, error) {
+	if err := checkPackageName(s.Name); err != nil {
+		return nil, err
+	}
+	f := jen.NewFile(s.Name)
 	f.HeaderComment(Header)
-	f.HeaderComment("Made by " + madeBy + ".")
+	f.HeaderComment(madeByComment(madeBy))
 	f.HeaderComment("")
 	f.HeaderComment("//go:build !" + BuildTag)
-	f.ImportAlias(runtimePath, "runtime")
-	taken := map[string]string{}
-	for _, p := range kernels {
-		name := exportedName(p.Kernel.Name)
-		if other, ok := taken[name]; ok {
-			return nil, fmt.Errorf("kernels %s and %s both want a launcher called %s", other, p.Kernel.Name, name)
+	reserved := setOf("dev cfg fault")
+	for _, path := range importPaths {
+		alias := path[strings.LastIndex(path, "/")+1:]
+		if _, taken := s.Declared[alias]; taken {
+			alias = "obsgen" + alias
 		}
-		taken[name] = p.Kernel.Name
-		launcher(f, name, p)
+		f.ImportAlias(path, alias)
+		reserved[alias] = true
+	}
+	names := newFileNames(s.Name)
+	for i, p := range kernels {
+		if p.Kernel == nil {
+			return nil, fmt.Errorf("package %s: kernel %d of the list is nil", s.Name, i)
+		}
+		k := p.Kernel.Name
+		if !token.IsIdentifier(k) && !token.IsKeyword(k) { // a kernel may be called func
+			return nil, fmt.Errorf("package %s: kernel %q: its name is not an identifier (kernels built with Build have C identifiers)", s.Name, k)
+		}
+		for j, prm := range p.Kernel.Params {
+			if (prm.Array == nil) == (prm.Scalar == nil) {
+				return nil, fmt.Errorf("package %s: kernel %s: parameter %d is not one array or one scalar (print kernels with Print)", s.Name, k, j)
+			}
+		}
+		name := exportedName(k)
+		for _, d := range []struct{ name, use string }{
+			{name, "the launcher of kernel " + k},
+			{helperName(name), "the loader of kernel " + k},
+			{cudaName(name), "the CUDA text of kernel " + k},
+		} {
+			if err := names.declare(d.name, d.use, "rename kernel "+k); err != nil {
+				return nil, err
+			}
+		}
+		launcher(f, name, p, reserved)
 	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("rendering the launchers of package %s: %w", pkg, err)
+		return nil, fmt.Errorf("rendering the launchers of package %s: %w", s.Name, err)
+	}
+	if err := names.checkAgainst(s, buf.Bytes()); err != nil {
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-// launcher adds kernel p's launcher, called name, to f.
-func launcher(f *jen.File, name string, p Printed) {
+// importPaths are the packages a launcher file may import.
+var importPaths = []string{launchPath, irPath, runtimePath, "math"}
+
+// helperName returns the name of the launch.Kernel of the launcher called
+// name; cudaName that of its CUDA text.
+func helperName(name string) string { return "obsgen" + name }
+
+func cudaName(name string) string { return helperName(name) + "CUDA" }
+
+// launcher adds kernel p's launcher, called name, to f. Its parameters
+// take none of the names reserved, which its body uses.
+func launcher(f *jen.File, name string, p Printed, reserved map[string]bool) {
 	k := p.Kernel
-	kernelVar := "obsgen" + name
-	cudaConst := kernelVar + "CUDA"
+	kernelVar := helperName(name)
+	cudaConst := cudaName(name)
 
 	names := make([]string, len(k.Params))
 	for i, prm := range k.Params {
 		names[i] = prm.Name()
 	}
-	goNames := paramNames(names)
+	goNames := paramNames(names, reserved)
 	h := &hostExpr{scalars: map[*ir.Var]string{}, arrays: map[*ir.Array]string{}, fault: "fault"}
 	var params, args, sig []jen.Code
 	params = append(params, jen.Id("dev").Qual(runtimePath, "Device"), jen.Id("cfg").Qual(runtimePath, "LaunchConfig"))
@@ -84,14 +133,14 @@ func launcher(f *jen.File, name string, p Printed) {
 	f.Commentf("%s is the CUDA text of kernel %s.", cudaConst, k.Name)
 	f.Const().Id(cudaConst).Op("=").Add(stringLiteral(p.CUDA))
 	f.Line()
-	f.Commentf("%s is kernel %s, loaded at most once per device.", kernelVar, k.Name)
+	f.Commentf("%s is kernel %s, with the functions it loaded on devices.", kernelVar, k.Name)
 	f.Var().Id(kernelVar).Op("=").Op("&").Qual(launchPath, "Kernel").Values(listLines([]jen.Code{
 		jen.Id("Name").Op(":").Lit(k.Name),
 		jen.Id("CUDA").Op(":").Id(cudaConst),
 		jen.Id("Signature").Op(":").Qual(runtimePath, "Signature").Values(listLines(sig)...),
 		jen.Id("Threads").Op(":").Lit(k.Threads),
 		jen.Id("SharedBytes").Op(":").Lit(k.SharedBytes),
-		jen.Id("Kernels").Op(":").Id("Kernels"),
+		jen.Id("Kernels").Op(":").Id(kernelsFunc),
 	})...)
 	f.Line()
 

@@ -30,24 +30,21 @@ func exportedName(kernel string) string {
 	return name
 }
 
-// reservedNames are the names a launcher's parameters may not take: the
-// ones its body uses (its own parameters, packages, builtins).
-var reservedNames = setOf("dev cfg fault launch runtime ir")
-
 // paramNames returns Go parameter names for the kernel parameters names:
 // each name itself when it is a Go identifier that is no keyword, no
-// predeclared identifier and not reserved, otherwise with "Arg" appended
+// predeclared identifier and not reserved (the names a launcher's body
+// uses: its own parameters, its imports), otherwise with "Arg" appended
 // until it is none of those and unique. A name that is no identifier, or
 // that begins with obsgen (the prefix of the launcher file's own names),
 // becomes "p" and its exportedName.
-func paramNames(names []string) []string {
+func paramNames(names []string, reserved map[string]bool) []string {
 	taken := map[string]bool{}
 	out := make([]string, len(names))
 	for i, n := range names {
 		if !token.IsIdentifier(n) || strings.HasPrefix(n, "obsgen") {
 			n = "p" + exportedName(n)
 		}
-		for token.IsKeyword(n) || predeclared[n] || reservedNames[n] || taken[n] {
+		for token.IsKeyword(n) || predeclared[n] || reserved[n] || taken[n] {
 			n += "Arg"
 		}
 		taken[n] = true

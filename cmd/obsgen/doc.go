@@ -5,7 +5,7 @@
 //
 //	obsgen list                                          list the kernels of the library's catalogue
 //	obsgen emit [-o DIR] [-threads N] [-go PKG] [kernel ...]  write DIR/<kernel>.cu (and DIR/PKG_launch.go)
-//	obsgen run [-o DIR] [PKGDIR]                         generate the files of a package of kernels
+//	obsgen run [-o DIR] [PKGDIR]                         generate the files of a package of kernels (.cu files into DIR)
 //
 // obsgen run is meant for go:generate: a package that defines
 //
@@ -16,7 +16,11 @@
 //	//go:generate go run github.com/obsidian-go/obsidian/cmd/obsgen run .
 //
 // gets <kernel>.cu for each of its kernels and <package>_launch.go, a typed
-// launcher per kernel, from `go generate` (see package gen).
+// launcher per kernel, from `go generate` (see package gen). obsgen run
+// fails, writing nothing, when a name the launchers would take is taken
+// (a kernel called kernels, a package function called like a launcher)
+// or a file in the way was not generated for the package; after writing
+// it builds the package and fails if it does not compile.
 //
 // Exit status: 0 on success (and for -h), 2 for a bad command line, 1 for
 // any other failure.

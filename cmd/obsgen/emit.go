@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"maps"
 	"strings"
 
 	"github.com/obsidian-go/obsidian/gen"
@@ -23,15 +24,18 @@ PKG must then define (see package gen).`
 func emit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("emit", emitSynopsis)
 	dir := fs.String("o", ".", "folder to write the files to (created if missing)")
-	threads := fs.Int("threads", 0, "threads per block for the kernels whose block size can change (0: each kernel's own)")
+	threads := fs.Int("threads", 0, fmt.Sprintf("threads per block, 1 to %d, for the kernels whose block size can change (0: each kernel's own)", maxThreads))
 	pkg := fs.String("go", "", "also write launchers of Go package `PKG` to DIR/PKG_launch.go")
 	if err := parse(fs, args, stdout, stderr); err != nil {
 		return err
 	}
-	if *threads < 0 {
-		return usageError(fs, stderr, "-threads %d: want a positive number of threads", *threads)
+	if *dir == "" {
+		return usageError(fs, stderr, "-o needs a folder")
 	}
-	if *pkg != "" && (!token.IsIdentifier(*pkg) || token.IsKeyword(*pkg)) {
+	if *threads < 0 || *threads > maxThreads {
+		return usageError(fs, stderr, "-threads %d is out of range: want 0 (each kernel's own block size) or 1 to %d threads per block", *threads, maxThreads)
+	}
+	if *pkg != "" && (!token.IsIdentifier(*pkg) || *pkg == "_") {
 		return usageError(fs, stderr, "-go %q is not a Go package name", *pkg)
 	}
 	entries, err := selectEntries(fs, stderr)
@@ -50,12 +54,18 @@ func emit(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		printed = append(printed, p)
-		for name, content := range gen.CUDAFiles([]gen.Printed{p}, command) {
-			files[name] = content
+		cu, err := gen.CUDAFiles([]gen.Printed{p}, command)
+		if err != nil {
+			return err
 		}
+		maps.Copy(files, cu)
 	}
 	if *pkg != "" {
-		launchers, err := gen.LauncherFile(*pkg, emitCommand(fs), printed)
+		scope, err := gen.ReadScope(*dir, *pkg)
+		if err != nil {
+			return err
+		}
+		launchers, err := gen.LauncherFile(scope, emitCommand(fs), printed)
 		if err != nil {
 			return err
 		}
@@ -63,6 +73,9 @@ func emit(args []string, stdout, stderr io.Writer) error {
 	}
 	return writeFiles(files, *dir, stdout)
 }
+
+// maxThreads is the most threads per block CUDA allows.
+const maxThreads = 1024
 
 // selectEntries returns the catalogue entries named on the command line, or
 // all of them.
@@ -76,11 +89,18 @@ func selectEntries(fs *flag.FlagSet, stderr io.Writer) ([]catalog.Entry, error) 
 		byName[e.Name] = e
 	}
 	var chosen []catalog.Entry
+	named := map[string]bool{}
 	for _, name := range fs.Args() {
 		e, ok := byName[name]
-		if !ok {
+		switch {
+		case strings.HasPrefix(name, "-"):
+			return nil, usageError(fs, stderr, "flag %s after the kernel names: flags come first", name)
+		case !ok:
 			return nil, usageError(fs, stderr, "no kernel %q (obsgen list shows them)", name)
+		case named[name]:
+			return nil, usageError(fs, stderr, "kernel %s named twice", name)
 		}
+		named[name] = true
 		chosen = append(chosen, e)
 	}
 	return chosen, nil
@@ -112,14 +132,12 @@ func emitCommand(fs *flag.FlagSet) string {
 	return strings.Join(append(parts, fs.Args()...), " ")
 }
 
-// writeFiles writes files into dir and prints the paths written.
+// writeFiles writes files into dir and prints the paths written. It
+// replaces files that obsgen generated, never others.
 func writeFiles(files gen.Files, dir string, stdout io.Writer) error {
-	written, err := files.Write(dir)
-	if err != nil {
-		return err
-	}
+	written, err := files.Write(dir, "")
 	for _, path := range written {
 		fmt.Fprintln(stdout, path)
 	}
-	return nil
+	return err
 }

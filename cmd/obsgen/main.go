@@ -21,8 +21,8 @@ const usage = `obsgen writes CUDA C and Go launchers for kernels written with th
 Usage:
   obsgen list                                               list the kernels of the library's catalogue
   obsgen emit [-o DIR] [-threads N] [-go PKG] [kernel ...]  write DIR/<kernel>.cu for catalogue kernels
-  obsgen run [-o DIR] [PKGDIR]                              write the .cu files and launchers of a package
-                                                            whose Kernels() returns its kernels (go:generate)
+  obsgen run [-o DIR] [PKGDIR]                              write the launchers of a package whose Kernels()
+                                                            returns its kernels, and their .cu files (go:generate)
 
 Run "obsgen <command> -h" for a command's flags.
 `

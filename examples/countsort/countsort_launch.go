@@ -26,7 +26,7 @@ extern "C" __global__ void __launch_bounds__(256) count(const unsigned int* keys
 }
 `
 
-// obsgenCount is kernel count, loaded at most once per device.
+// obsgenCount is kernel count, with the functions it loaded on devices.
 var obsgenCount = &launch.Kernel{
 	Name: "count",
 	CUDA: obsgenCountCUDA,
@@ -135,7 +135,7 @@ extern "C" __global__ void __launch_bounds__(1024) scanBlocks(const unsigned int
 }
 `
 
-// obsgenScanBlocks is kernel scanBlocks, loaded at most once per device.
+// obsgenScanBlocks is kernel scanBlocks, with the functions it loaded on devices.
 var obsgenScanBlocks = &launch.Kernel{
 	Name: "scanBlocks",
 	CUDA: obsgenScanBlocksCUDA,
@@ -172,7 +172,7 @@ extern "C" __global__ void __launch_bounds__(256) addTotals(const unsigned int* 
 }
 `
 
-// obsgenAddTotals is kernel addTotals, loaded at most once per device.
+// obsgenAddTotals is kernel addTotals, with the functions it loaded on devices.
 var obsgenAddTotals = &launch.Kernel{
 	Name: "addTotals",
 	CUDA: obsgenAddTotalsCUDA,
@@ -211,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(256) reconstruct(const unsigned int
 }
 `
 
-// obsgenReconstruct is kernel reconstruct, loaded at most once per device.
+// obsgenReconstruct is kernel reconstruct, with the functions it loaded on devices.
 var obsgenReconstruct = &launch.Kernel{
 	Name: "reconstruct",
 	CUDA: obsgenReconstructCUDA,

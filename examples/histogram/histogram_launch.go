@@ -24,7 +24,7 @@ extern "C" __global__ void __launch_bounds__(256) histogram(const unsigned int* 
 }
 `
 
-// obsgenHistogram is kernel histogram, loaded at most once per device.
+// obsgenHistogram is kernel histogram, with the functions it loaded on devices.
 var obsgenHistogram = &launch.Kernel{
 	Name: "histogram",
 	CUDA: obsgenHistogramCUDA,

@@ -81,7 +81,7 @@ extern "C" __global__ void __launch_bounds__(256) reduce(const unsigned int* inp
 }
 `
 
-// obsgenReduce is kernel reduce, loaded at most once per device.
+// obsgenReduce is kernel reduce, with the functions it loaded on devices.
 var obsgenReduce = &launch.Kernel{
 	Name: "reduce",
 	CUDA: obsgenReduceCUDA,

@@ -36,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(256) reverse(const unsigned int* in
 }
 `
 
-// obsgenReverse is kernel reverse, loaded at most once per device.
+// obsgenReverse is kernel reverse, with the functions it loaded on devices.
 var obsgenReverse = &launch.Kernel{
 	Name: "reverse",
 	CUDA: obsgenReverseCUDA,

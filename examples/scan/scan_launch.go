@@ -82,7 +82,7 @@ extern "C" __global__ void __launch_bounds__(256) scan(const unsigned int* input
 }
 `
 
-// obsgenScan is kernel scan, loaded at most once per device.
+// obsgenScan is kernel scan, with the functions it loaded on devices.
 var obsgenScan = &launch.Kernel{
 	Name: "scan",
 	CUDA: obsgenScanCUDA,

@@ -21,7 +21,7 @@ extern "C" __global__ void __launch_bounds__(256) vecadd(const float* a, unsigne
 }
 `
 
-// obsgenVecadd is kernel vecadd, loaded at most once per device.
+// obsgenVecadd is kernel vecadd, with the functions it loaded on devices.
 var obsgenVecadd = &launch.Kernel{
 	Name: "vecadd",
 	CUDA: obsgenVecaddCUDA,

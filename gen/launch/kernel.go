@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	goruntime "runtime"
 	"sync"
+	"weak"
 
 	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
@@ -15,6 +17,13 @@ import (
 // Kernel is a generated kernel: its CUDA text and what launching it takes.
 // Its exported fields are set once, by the generated code; its methods are
 // safe for use by several goroutines.
+//
+// A Kernel keeps the function it loaded on each device for as long as the
+// garbage collector lets it, and no longer than the device lives: the
+// cache holds functions (and their devices) only weakly, so a device that
+// is closed and dropped is collected, and its function with it. A
+// function collected while its device is still in use is loaded again on
+// the next launch there (from the compile cache on a GPU).
 type Kernel struct {
 	Name        string            // the kernel's name in its CUDA text
 	CUDA        string            // the kernel's CUDA text, as codegen printed it
@@ -25,31 +34,81 @@ type Kernel struct {
 	// GPUs the kernel is built from the builder of its name.
 	Kernels func() []*dsl.Kernel
 
-	mu     sync.Mutex
-	built  *ir.Kernel
-	loaded map[runtime.Device]runtime.Function
+	mu    sync.Mutex // held while loading: one load at a time
+	built *ir.Kernel // the IR, once built (under mu)
+
+	cacheMu sync.Mutex                       // guards loaded; never held while loading
+	loaded  map[uintptr]weak.Pointer[loaded] // by the address of the device
+}
+
+// loaded is a function loaded on dev.
+type loaded struct {
+	dev runtime.Device
+	fn  runtime.Function
+}
+
+// slot names an entry of Kernel.loaded, for the cleanup that removes it.
+type slot struct {
+	device uintptr
+	entry  weak.Pointer[loaded]
 }
 
 // Function returns the kernel loaded on dev, loading it on the first call
-// for dev.
+// for dev (and again after the garbage collector dropped it).
 func (k *Kernel) Function(dev runtime.Device) (runtime.Function, error) {
-	if dev == nil {
+	v := reflect.ValueOf(dev)
+	if dev == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil, fmt.Errorf("loading kernel %s: no device", k.Name)
+	}
+	if v.Kind() != reflect.Pointer { // devices are pointers; another is loaded on every call
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		return k.load(dev)
+	}
+	addr := v.Pointer()
+	if f := k.cached(addr, dev); f != nil {
+		return f, nil
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if f, ok := k.loaded[dev]; ok {
+	if f := k.cached(addr, dev); f != nil { // loaded while this call waited
 		return f, nil
 	}
 	f, err := k.load(dev)
 	if err != nil {
 		return nil, err
 	}
+	l := &loaded{dev: dev, fn: f}
+	entry := weak.Make(l)
+	k.cacheMu.Lock()
 	if k.loaded == nil {
-		k.loaded = map[runtime.Device]runtime.Function{}
+		k.loaded = map[uintptr]weak.Pointer[loaded]{}
 	}
-	k.loaded[dev] = f
+	k.loaded[addr] = entry
+	k.cacheMu.Unlock()
+	goruntime.AddCleanup(l, k.forget, slot{addr, entry})
 	return f, nil
+}
+
+// cached returns the function cached for dev, at address addr, or nil.
+func (k *Kernel) cached(addr uintptr, dev runtime.Device) runtime.Function {
+	k.cacheMu.Lock()
+	defer k.cacheMu.Unlock()
+	if l := k.loaded[addr].Value(); l != nil && l.dev == dev {
+		return l.fn
+	}
+	return nil
+}
+
+// forget removes the entry of s once the garbage collector has dropped it,
+// unless a newer entry took its place. It runs on the runtime's cleanup
+// goroutine, so it never waits for a load.
+func (k *Kernel) forget(s slot) {
+	k.cacheMu.Lock()
+	defer k.cacheMu.Unlock()
+	if k.loaded[s.device] == s.entry {
+		delete(k.loaded, s.device)
+	}
 }
 
 func (k *Kernel) load(dev runtime.Device) (runtime.Function, error) {

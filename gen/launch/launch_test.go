@@ -3,6 +3,7 @@ package launch_test
 import (
 	"errors"
 	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -53,6 +54,9 @@ func TestKernelLaunchesOnCPUOncePerDevice(t *testing.T) {
 	if got[0] != 2 || got[1] != 3 || got[2] != 4 {
 		t.Errorf("got %v", got)
 	}
+	// The cache holds functions until the garbage collector drops them:
+	// no collection between the loads.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	f1, _ := k.Function(dev)
 	f2, _ := k.Function(dev)
 	f3, _ := k.Function(runtime.CPU())
@@ -80,6 +84,12 @@ func TestKernelRejectsStaleIRAndNil(t *testing.T) {
 	err = kernelOf(t, addOne(1)).Launch(dev, runtime.LaunchConfig{}, nil, in, out)
 	if !errors.Is(err, launch.ErrBlocksUnknown) {
 		t.Errorf("no blocks function: %v", err)
+	}
+	var noGPU *runtime.GPU
+	for _, d := range []runtime.Device{nil, noGPU} {
+		if err := kernelOf(t, addOne(1)).Launch(d, runtime.LaunchConfig{}, blocks, in, out); err == nil || !strings.Contains(err.Error(), "no device") {
+			t.Errorf("launch on device %#v: %v, want an error saying there is no device", d, err)
+		}
 	}
 }
 
