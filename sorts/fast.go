@@ -14,8 +14,15 @@ const (
 	mergeRatio    = 8
 )
 
-// ceilDiv returns a/b rounded up, for a >= 0 and b > 0.
-func ceilDiv(a, b int) int { return (a + b - 1) / b }
+// ceilDiv returns a/b rounded up, for a >= 0 and b > 0, without
+// overflow.
+func ceilDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 {
+		q++
+	}
+	return q
+}
 
 // sharedPlan is a launch of a shared-table kernel: which kernel, how many
 // key parts and table slices.

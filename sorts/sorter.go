@@ -477,11 +477,7 @@ func (s *Sorter) onSlices(op string, keys []uint32, sort func(out, in *runtime.B
 		return []uint32{}, nil
 	}
 	r := request{op: op, keys: n, written: n}
-	if uint64(n) > maxKernelLen {
-		return nil, fmt.Errorf("sorts: %v: more than the 2^32-1 keys a kernel takes: %w", r, ErrTooLarge)
-	}
-	copies := 8 * uint64(n) // the keys and the output on the device
-	if err := s.checkCost(r, copies, copies); err != nil {
+	if err := s.checkSlice(r); err != nil {
 		return nil, err
 	}
 	in, err := runtime.FromSlice(s.dev, keys)
@@ -499,6 +495,16 @@ func (s *Sorter) onSlices(op string, keys []uint32, sort func(out, in *runtime.B
 		return nil, err
 	}
 	return out.View(0, k).ToSlice()
+}
+
+// checkSlice refuses a sort of a slice of r.keys keys that a kernel
+// cannot take, or whose copies on the device cost too much.
+func (s *Sorter) checkSlice(r request) error {
+	if uint64(r.keys) > maxKernelLen {
+		return fmt.Errorf("sorts: %v: more than the 2^32-1 keys a kernel takes: %w", r, ErrTooLarge)
+	}
+	copies := 8 * uint64(r.keys) // the keys and the output
+	return s.checkCost(r, copies, copies)
 }
 
 // sortSlice runs a sort of a slice with the Sorter locked.
