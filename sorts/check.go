@@ -108,7 +108,11 @@ func checkSeparate(argA string, a *runtime.Buffer[uint32], argB string, b *runti
 	if same && sameAllowed {
 		return nil
 	}
-	return &BufferError{Arg: argA, Err: fmt.Errorf("shares memory with %s: give buffers of separate allocations", argB)}
+	fix := "give buffers of separate allocations"
+	if sameAllowed {
+		fix = "give the same buffer for both, or buffers of separate allocations"
+	}
+	return &BufferError{Arg: argA, Err: fmt.Errorf("shares memory with %s: %s", argB, fix)}
 }
 
 // checkRange validates a half-open key range and returns its number of

@@ -127,3 +127,43 @@ func TestPlanSharedOfNoCells(t *testing.T) {
 		t.Error("a table wider than four slices was planned in shared memory")
 	}
 }
+
+// TestAllocationErrorsPropagate makes the device refuse allocations (it is
+// closed) and checks that a call that must grow its scratch returns the
+// device's error, saying what it was allocating, with the Sorter's
+// scratch freed; and that a sort of a slice says it could not copy it.
+func TestAllocationErrorsPropagate(t *testing.T) {
+	dev := runtime.CPU()
+	s, err := New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := runtime.FromSlice(dev, []uint32{5, 1, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := runtime.Alloc[uint32](dev, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CountingSort(out, keys, 0, 16); err != nil {
+		t.Fatal(err)
+	}
+	if s.sc.bytes() == 0 {
+		t.Fatal("the sort kept no scratch")
+	}
+	if err := dev.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err = s.CountingSort(out, keys, 0, 1<<16)
+	if err == nil || !strings.Contains(err.Error(), "allocating") || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("growing the scratch on a closed device: got %v", err)
+	}
+	if b := s.sc.bytes(); b != 0 {
+		t.Errorf("after a failed allocation the Sorter holds %d bytes of scratch", b)
+	}
+	_, err = s.SortRange([]uint32{1, 2}, 0, 4)
+	if err == nil || !strings.Contains(err.Error(), "copying the keys") || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("sorting a slice on a closed device: got %v", err)
+	}
+}

@@ -14,7 +14,7 @@ import (
 const scanLog = 10
 
 // MaxBins is the widest key range the counting sorts take: 2^30 values
-// (4 GiB of bins and positions). Wider ranges want a radix sort.
+// (4 GiB of bins and 4 GiB of positions). Wider ranges want a radix sort.
 const MaxBins = 1 << 30
 
 // Sorter runs the counting sorts, histogram and scan on one device (a GPU,
