@@ -41,7 +41,12 @@ type BufferError struct {
 	Err error  // what is wrong with it
 }
 
-func (e *BufferError) Error() string { return "sorts: " + e.Arg + ": " + e.Err.Error() }
+func (e *BufferError) Error() string {
+	if e.Err == nil {
+		return "sorts: " + e.Arg + ": unusable buffer"
+	}
+	return "sorts: " + e.Arg + ": " + e.Err.Error()
+}
 
 // Unwrap returns Err.
 func (e *BufferError) Unwrap() error { return e.Err }

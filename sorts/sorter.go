@@ -32,7 +32,8 @@ const MaxBins = 1 << 30
 // Every method checks its arguments first and returns an error naming the
 // bad one (see the package's errors and BufferError), and checks the cost
 // of the call before it allocates or launches anything (see
-// CPUMemoryLimit). The zero Sorter is not usable: make one with New.
+// CPUMemoryLimit). The zero Sorter is not usable: make one with New, and
+// do not copy it.
 type Sorter struct {
 	mu       sync.Mutex // held for the whole of every call
 	dev      runtime.Device
