@@ -56,8 +56,8 @@
 // empty, inverted, wider than MaxBins or (for a histogram) past 2^32-1;
 // ErrKeyOutOfRange for a key outside its range; ErrNoDevice and ErrClosed
 // for a Sorter that cannot run. A call then reserves the scratch memory it
-// needs (8 bytes per value of a counting sort's range, a bit and a half per
-// value of the fast occurrence sort's, a few words per 4096 keys) once it
+// needs (8 bytes per value of a counting sort's range, three bits per value
+// of the fast occurrence sort's, a few words per 4096 keys) once it
 // has checked that the device can give it: a GPU's free memory, or, on the
 // CPU evaluator, an estimate of the call's footprint against the Sorter's
 // CPUMemoryLimit; ErrTooLarge otherwise, before anything is allocated or

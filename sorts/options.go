@@ -26,10 +26,10 @@ const DefaultCPUMemoryLimit = 4 << 30
 // more returns an error wrapping ErrTooLarge at once. 0 removes the limit.
 //
 // The evaluator keeps a record of about 64 bytes for every element a
-// launch writes, and runs about half a microsecond per element, so a
-// call costs about 128 bytes and half a microsecond per key, and a
-// counting sort (or the paper's occurrence sort) as much again per value
-// of its range: a counting sort over 2^30 values would take some 140 GiB
-// and ten minutes. The fast occurrence sort costs about 8 bytes per
-// value, as it keeps one bit per value.
+// launch writes and runs about half a microsecond per element, so a call
+// costs about 128 bytes and half a microsecond per key, and a counting
+// sort (or the paper's occurrence sort) as much again per value of its
+// range: a counting sort over 2^30 values would take some 140 GiB and ten
+// minutes. The fast occurrence sort keeps a bit per value and takes about
+// 5 bytes, but still half a microsecond, per value.
 func CPUMemoryLimit(bytes uint64) Option { return func(c *config) { c.cpuLimit = bytes } }
