@@ -75,6 +75,10 @@ func errOf3(_, _ uint32, _ bool, err error) error { return err }
 var badInputs = []badInput{
 	// Sorters that cannot be used.
 	{"New with a nil device", func(f *badFixture) error { return errOf(sorts.New(nil)) }, sorts.ErrNoDevice, "", "nil device"},
+	{"New with a nil *runtime.GPU", func(f *badFixture) error {
+		var g *runtime.GPU
+		return errOf(sorts.New(g))
+	}, sorts.ErrNoDevice, "", "nil device"},
 	{"New with a nil option", func(f *badFixture) error { return errOf(sorts.New(f.dev, sorts.Paper(), nil)) }, nil, "", "option 1 is nil"},
 	{"nil Sorter", func(f *badFixture) error {
 		var s *sorts.Sorter

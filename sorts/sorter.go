@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sync"
 
 	"github.com/obsidian-go/obsidian/dsl"
@@ -60,8 +61,8 @@ type kernelLoad struct {
 // New loads the kernels on dev (compiling them on a GPU, through the
 // runtime's cache).
 func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
-	if dev == nil {
-		return nil, fmt.Errorf("sorts: %w: New was given a nil device", ErrNoDevice)
+	if v := reflect.ValueOf(dev); dev == nil || v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fmt.Errorf("sorts: %w: New was given a nil device (%T)", ErrNoDevice, dev)
 	}
 	c := config{cpuLimit: DefaultCPUMemoryLimit}
 	for i, o := range opts {
