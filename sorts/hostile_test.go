@@ -267,6 +267,7 @@ func TestEdgeInputs(t *testing.T) {
 				{[]uint32{0}, 0, 1},
 				{[]uint32{top - 1}, top - 1, top},
 				{[]uint32{top - 1, top - 3, top - 1}, top - 3, top},
+				{[]uint32{top - 1, top - 40, top - 33, top - 1}, top - 40, top},
 				{[]uint32{0, 1 << 20}, 0, 1 << 10},
 			} {
 				got, err := s.SortRange(c.keys, c.lo, c.hi)
@@ -277,6 +278,13 @@ func TestEdgeInputs(t *testing.T) {
 					t.Errorf("SortRange(%v, %d, %d): got %v, want ErrKeyOutOfRange", c.keys, c.lo, c.hi, err)
 				case inRange && (err != nil || !slices.Equal(got, want)):
 					t.Errorf("SortRange(%v, %d, %d) = %v, %v", c.keys, c.lo, c.hi, got, err)
+				}
+				got, err = s.SortUniqueRange(c.keys, c.lo, c.hi)
+				switch {
+				case !inRange && !errors.Is(err, sorts.ErrKeyOutOfRange):
+					t.Errorf("SortUniqueRange(%v, %d, %d): got %v, want ErrKeyOutOfRange", c.keys, c.lo, c.hi, err)
+				case inRange && (err != nil || !slices.Equal(got, uniqueSorted(c.keys))):
+					t.Errorf("SortUniqueRange(%v, %d, %d) = %v, %v", c.keys, c.lo, c.hi, got, err)
 				}
 				got, err = s.SortUnique(c.keys)
 				if err != nil || !slices.Equal(got, uniqueSorted(c.keys)) {
