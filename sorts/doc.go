@@ -45,4 +45,25 @@
 // Every per-key kernel checks its key against the declared range: a key
 // outside it sets a flag that the host turns into an error, and is never
 // used as an index.
+//
+// # Bad input and cost
+//
+// Every method of a Sorter checks its arguments before it touches the
+// device and returns an error that names what was wrong: a *BufferError
+// for a buffer that is nil, freed, an out-of-range view, on another device
+// than the Sorter's, of the wrong length, or sharing memory with another
+// argument where that breaks the call; ErrBadRange for a range that is
+// empty, inverted, wider than MaxBins or (for a histogram) past 2^32-1;
+// ErrKeyOutOfRange for a key outside its range; ErrNoDevice and ErrClosed
+// for a Sorter that cannot run. A call then reserves the scratch memory it
+// needs (8 bytes per value of a counting sort's range, three bits per value
+// of the fast occurrence sort's, a few words per 4096 keys) once it
+// has checked that the device can give it: a GPU's free memory, or, on the
+// CPU evaluator, an estimate of the call's footprint against the Sorter's
+// CPUMemoryLimit; ErrTooLarge otherwise, before anything is allocated or
+// launched. When an allocation fails all the same, the Sorter
+// frees its scratch and returns the device's error.
+//
+// A Sorter runs one call at a time: calls from several goroutines wait for
+// each other, as they share its scratch.
 package sorts

@@ -14,8 +14,15 @@ const (
 	mergeRatio    = 8
 )
 
-// ceilDiv returns a/b rounded up, for a >= 0 and b > 0.
-func ceilDiv(a, b int) int { return (a + b - 1) / b }
+// ceilDiv returns a/b rounded up, for a >= 0 and b > 0, without
+// overflow.
+func ceilDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 {
+		q++
+	}
+	return q
+}
 
 // sharedPlan is a launch of a shared-table kernel: which kernel, how many
 // key parts and table slices.
@@ -36,12 +43,12 @@ func planShared(fns []runtime.Function, shapes []tableShape, cells, n int) (p sh
 		}
 	}
 	shape := shapes[i]
-	slices := ceilDiv(cells, shape.capacity)
+	slices := max(ceilDiv(cells, shape.capacity), 1)
 	if slices > maxSlices {
 		return sharedPlan{}, false
 	}
 	used := min(cells, shape.capacity)
-	parts := min(ceilDiv(n, shape.threads*keysPerThread), maxParts, max(1, n/(mergeRatio*used*slices)))
+	parts := min(ceilDiv(n, shape.threads*keysPerThread), maxParts, max(1, n/(mergeRatio*max(used, 1)*slices)))
 	return sharedPlan{fn: fns[i], parts: max(parts, 1), slices: slices}, true
 }
 
@@ -51,9 +58,19 @@ func (s *Sorter) launchShared(p sharedPlan, table, keys *runtime.Buffer[uint32],
 	return s.launch(p.fn, keys, lo, uint32(bins), uint32(p.parts), uint32(p.slices), table, bad)
 }
 
+// histogramNeeds returns the scratch the fast histogram of n keys into
+// bins bins takes: the warps' ranges when it runs in windows.
+func (s *Sorter) histogramNeeds(bins, n int) []need {
+	if _, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins, n); ok || !s.wide.windowed(bins) {
+		return nil
+	}
+	return []need{{&s.sc.warpRanges, windowRanges(n)}}
+}
+
 // sharedHistogram counts the keys into bins (zeroed) with the counters in
 // shared memory, or in global memory (globalHistogram) when the range is
-// too wide; a key outside the range sets bad.
+// too wide; a key outside the range sets bad. The scratch of
+// histogramNeeds is reserved.
 func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, bad *runtime.Buffer[uint32]) error {
 	if keys.Len() == 0 {
 		return nil
@@ -66,17 +83,25 @@ func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 }
 
 // fastCountingSort is counting sort by shared histogram, scan and tile
-// reconstruct.
+// reconstruct, on checked arguments.
 func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) error {
-	hist, err := s.buffer("hist", bins)
+	n := keys.Len()
+	tiles := ceilDiv(n, tileSize)
+	needs := []need{{&s.sc.hist, bins}, {&s.sc.pos, bins + 1}, {&s.sc.starts, tiles + 1}, {&s.sc.bad, 1}}
+	needs = append(needs, s.histogramNeeds(bins, n)...)
+	needs = append(needs, s.scanNeeds(bins, false)...)
+	if err := s.reserve(request{op: "counting sort", keys: n, values: bins, written: max(bins+1, n)}, needs...); err != nil {
+		return err
+	}
+	hist, err := take(s.sc.hist, bins)
 	if err != nil {
 		return err
 	}
-	pos, err := s.buffer("pos", bins+1)
+	pos, err := take(s.sc.pos, bins+1)
 	if err != nil {
 		return err
 	}
-	starts, err := s.buffer("starts", ceilDiv(keys.Len(), tileSize)+1)
+	starts, err := take(s.sc.starts, tiles+1)
 	if err != nil {
 		return err
 	}
@@ -92,7 +117,7 @@ func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, 
 	if err := s.sharedHistogram(hist, keys, lo, bad); err != nil {
 		return err
 	}
-	if err := s.ScanExclusive(pos, hist); err != nil {
+	if err := s.exclusiveScan(pos, hist, false); err != nil {
 		return err
 	}
 	if err := s.launch(s.fn.tileStarts, pos, starts); err != nil {
@@ -105,19 +130,24 @@ func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, 
 }
 
 // fastOccurrenceSort is occurrence sort by a bitset (in shared memory when
-// it fits), popcounts, scan and reconstruct from the bits. It returns the
-// number of distinct keys.
+// it fits), popcounts, scan and reconstruct from the bits, on checked
+// arguments. It returns the number of distinct keys.
 func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) (int, error) {
+	n := keys.Len()
 	words := ceilDiv(bins, 32)
-	set, err := s.buffer("bits", words)
+	needs := append([]need{{&s.sc.bits, words}, {&s.sc.hist, words}, {&s.sc.pos, words + 1}, {&s.sc.bad, 1}}, s.scanNeeds(words, false)...)
+	if err := s.reserve(request{op: "occurrence sort", keys: n, values: bins, written: max(words+1, min(n, bins))}, needs...); err != nil {
+		return 0, err
+	}
+	set, err := take(s.sc.bits, words)
 	if err != nil {
 		return 0, err
 	}
-	counts, err := s.buffer("hist", words)
+	counts, err := take(s.sc.hist, words)
 	if err != nil {
 		return 0, err
 	}
-	pos, err := s.buffer("pos", words+1)
+	pos, err := take(s.sc.pos, words+1)
 	if err != nil {
 		return 0, err
 	}
@@ -128,7 +158,7 @@ func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32
 	if err := set.Fill(0); err != nil {
 		return 0, err
 	}
-	if p, ok := planShared(s.fn.sharedOccurs, bitsShapes, words, keys.Len()); ok {
+	if p, ok := planShared(s.fn.sharedOccurs, bitsShapes, words, n); ok {
 		err = s.launchShared(p, set, keys, lo, bins, bad)
 	} else {
 		err = s.globalOccurs(set, keys, lo, bins, bad)
@@ -139,7 +169,7 @@ func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32
 	if err := s.launch(s.fn.popcount, set, counts); err != nil {
 		return 0, err
 	}
-	if err := s.ScanExclusive(pos, counts); err != nil {
+	if err := s.exclusiveScan(pos, counts, false); err != nil {
 		return 0, err
 	}
 	if err := s.reconstructFromBits(set, pos, lo, out); err != nil {

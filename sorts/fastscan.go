@@ -1,10 +1,7 @@
 package sorts
 
 import (
-	"fmt"
-
 	"github.com/obsidian-go/obsidian/dsl"
-	"github.com/obsidian-go/obsidian/runtime"
 )
 
 // The fast pipeline's scan, reduce-then-scan: the input is cut into tiles
@@ -168,28 +165,4 @@ func TileScanKernel() *dsl.Kernel {
 		})
 	})
 	return k
-}
-
-// fastScan is the fast pipeline's scan: every tile's total, the totals
-// scanned in place by the same scan (recursively, at most three levels for
-// 2^32 elements), and every tile scanned from the totals before it.
-func (s *Sorter) fastScan(out, in *runtime.Buffer[uint32], level int) error {
-	n := in.Len()
-	if n == 0 {
-		return nil
-	}
-	tiles := ceilDiv(n, scanTile)
-	totals, err := s.buffer(fmt.Sprintf("tileTotals%d", level), tiles)
-	if err != nil {
-		return err
-	}
-	if tiles > 1 {
-		if err := s.launch(s.fn.tileTotals, in, totals); err != nil {
-			return err
-		}
-		if err := s.fastScan(totals, totals, level+1); err != nil {
-			return err
-		}
-	}
-	return s.launch(s.fn.tileScan, in, totals, out)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"sync"
 
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/runtime"
@@ -13,35 +15,41 @@ import (
 const scanLog = 10
 
 // MaxBins is the widest key range the counting sorts take: 2^30 values
-// (4 GiB of bins and positions). Wider ranges want a radix sort.
+// (4 GiB of bins and 4 GiB of positions). Wider ranges want a radix sort.
 const MaxBins = 1 << 30
-
-// ErrKeyOutOfRange is returned (wrapped) when a key lies outside the range
-// a sort or histogram was given. Nothing is written outside any buffer.
-var ErrKeyOutOfRange = errors.New("key outside the declared range")
 
 // Sorter runs the counting sorts, histogram and scan on one device (a GPU,
 // or the CPU evaluator: the same code runs on both). It keeps its temporary
-// buffers between calls, growing them as needed. A Sorter is not safe for
-// use by several goroutines at once.
+// buffers between calls, growing them as needed. A Sorter is safe for use
+// by several goroutines: its calls share the temporary buffers, so they
+// run one at a time.
 //
 // By default the sorts run the fast pipeline: histogram and occurs
 // privatised in shared memory (global atomics only for ranges too wide for
 // it), occurs as a bitset, a reduce-then-scan for the positions, and a
 // reconstruct in which every block writes an equal tile of the output. The
 // option Paper selects the paper's kernels as written.
+//
+// Every method checks its arguments first and returns an error naming the
+// bad one (see the package's errors and BufferError), and checks the cost
+// of the call before it allocates or launches anything (see
+// CPUMemoryLimit). The zero Sorter is not usable: make one with New, and
+// do not copy it.
 type Sorter struct {
-	dev   runtime.Device
-	paper bool
-	fn    struct {
+	mu       sync.Mutex // held for the whole of every call
+	dev      runtime.Device
+	paper    bool
+	cpuLimit uint64
+	closed   bool
+	fn       struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
 		tileTotals, tileScan                                                        runtime.Function
 		histogramWarp, occursBitsWarp, reconstructBitsWarp                          runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
-	wide    wideStrategy
-	scratch map[string]*runtime.Buffer[uint32]
+	wide wideStrategy
+	sc   scratch
 }
 
 // kernelLoad is a kernel New builds and loads, and where it keeps it.
@@ -53,11 +61,17 @@ type kernelLoad struct {
 // New loads the kernels on dev (compiling them on a GPU, through the
 // runtime's cache).
 func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
-	var c config
-	for _, o := range opts {
+	if v := reflect.ValueOf(dev); dev == nil || v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fmt.Errorf("sorts: %w: New was given a nil device (%T)", ErrNoDevice, dev)
+	}
+	c := config{cpuLimit: DefaultCPUMemoryLimit}
+	for i, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("sorts: New: option %d is nil", i)
+		}
 		o(&c)
 	}
-	s := &Sorter{dev: dev, paper: c.paper, wide: defaultWide, scratch: map[string]*runtime.Buffer[uint32]{}}
+	s := &Sorter{dev: dev, paper: c.paper, cpuLimit: c.cpuLimit, wide: defaultWide}
 	s.fn.sharedHistograms = make([]runtime.Function, len(histogramShapes))
 	s.fn.sharedOccurs = make([]runtime.Function, len(bitsShapes))
 	loads := []kernelLoad{
@@ -97,117 +111,135 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 	return s, nil
 }
 
-// Close frees the Sorter's temporary buffers.
+// Close frees the Sorter's temporary buffers. Later calls return an error
+// wrapping ErrClosed; closing again does nothing.
 func (s *Sorter) Close() error {
-	var errs []error
-	for name, b := range s.scratch {
-		errs = append(errs, b.Free())
-		delete(s.scratch, name)
+	_, err := s.locked(func() (int, error) {
+		s.closed = true
+		return 0, s.sc.release()
+	})
+	if errors.Is(err, ErrClosed) {
+		return nil
 	}
-	return errors.Join(errs...)
+	return err
 }
 
-// buffer returns the scratch buffer called name with at least n elements,
-// as a view of exactly n.
-func (s *Sorter) buffer(name string, n int) (*runtime.Buffer[uint32], error) {
-	b := s.scratch[name]
-	if b == nil || b.Len() < n {
-		if b != nil {
-			delete(s.scratch, name) // even if Free fails, it is not used again
-			if err := b.Free(); err != nil {
-				return nil, err
-			}
-		}
-		var err error
-		if b, err = runtime.Alloc[uint32](s.dev, max(n, 1)); err != nil {
-			return nil, err
-		}
-		s.scratch[name] = b
+// locked runs call with the Sorter locked, once it has checked that the
+// Sorter is usable.
+func (s *Sorter) locked(call func() (int, error)) (int, error) {
+	if s == nil {
+		return 0, fmt.Errorf("sorts: %w: nil Sorter", ErrNoDevice)
 	}
-	return b.View(0, n), nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.dev == nil:
+		return 0, fmt.Errorf("sorts: %w: the Sorter was not made by New", ErrNoDevice)
+	case s.closed:
+		return 0, fmt.Errorf("sorts: %w", ErrClosed)
+	}
+	return call()
 }
 
 func (s *Sorter) launch(f runtime.Function, args ...any) error {
 	return s.dev.Launch(f, runtime.LaunchConfig{}, args...)
 }
 
-// Scan writes the inclusive prefix sums of in to out (which may be in):
-// out[i] = in[0] + ... + in[i], wrapping modulo 2^32. The fast pipeline
-// scans by reduce-then-scan (TileTotalsKernel, TileScanKernel), the option
-// Paper by the paper's sklanskyMax and distribute.
+// Scan writes the inclusive prefix sums of in to out, of the same length:
+// out[i] = in[0] + ... + in[i], wrapping modulo 2^32. out may be in itself;
+// otherwise they must be separate allocations. The fast pipeline scans by
+// reduce-then-scan (TileTotalsKernel, TileScanKernel), the option Paper by
+// the paper's sklanskyMax and distribute.
 func (s *Sorter) Scan(out, in *runtime.Buffer[uint32]) error {
-	if out.Len() != in.Len() {
-		return fmt.Errorf("sorts: Scan of %d elements into %d", in.Len(), out.Len())
-	}
-	return s.inclusiveScan(out, in, s.paper)
+	_, err := s.locked(func() (int, error) {
+		if err := errors.Join(s.checkBuffer("out", out), s.checkBuffer("in", in)); err != nil {
+			return 0, err
+		}
+		if err := checkKernelLen("in", in); err != nil {
+			return 0, err
+		}
+		if out.Len() != in.Len() {
+			return 0, &BufferError{Arg: "out", Err: fmt.Errorf("%d elements for the scan of %d: want as many", out.Len(), in.Len())}
+		}
+		if err := checkSeparate("out", out, "in", in, true); err != nil {
+			return 0, err
+		}
+		if err := s.reserve(request{op: "scan", keys: in.Len(), written: in.Len()}, s.scanNeeds(in.Len(), s.paper)...); err != nil {
+			return 0, err
+		}
+		return 0, s.inclusiveScan(out, in, s.paper)
+	})
+	return err
 }
 
 // ScanExclusive writes the exclusive prefix sums of in to out, which has
 // one element more: out[0] = 0, out[i] = in[0] + ... + in[i-1], so the last
-// element is the total.
+// element is the total. out and in must be separate allocations.
 func (s *Sorter) ScanExclusive(out, in *runtime.Buffer[uint32]) error {
-	return s.exclusiveScan(out, in, s.paper)
-}
-
-// exclusiveScan is ScanExclusive by the paper's scan or the fast one.
-func (s *Sorter) exclusiveScan(out, in *runtime.Buffer[uint32], paper bool) error {
-	if out.Len() != in.Len()+1 {
-		return fmt.Errorf("sorts: ScanExclusive of %d elements into %d (want %d)", in.Len(), out.Len(), in.Len()+1)
-	}
-	if err := out.View(0, 1).Fill(0); err != nil {
-		return err
-	}
-	if in.Len() == 0 {
-		return nil
-	}
-	return s.inclusiveScan(out.View(1, in.Len()), in, paper)
-}
-
-// inclusiveScan is Scan by the paper's scan or the fast one.
-func (s *Sorter) inclusiveScan(out, in *runtime.Buffer[uint32], paper bool) error {
-	if paper {
-		return s.scan(out, in, 0)
-	}
-	return s.fastScan(out, in, 0)
-}
-
-// scan is the global scan of the paper's figure 6: every chunk scanned in
-// its own block with its total kept, the totals scanned (recursively), and
-// each chunk then raised by the totals before it.
-func (s *Sorter) scan(out, in *runtime.Buffer[uint32], level int) error {
-	n := in.Len()
-	if n == 0 {
-		return nil
-	}
-	chunks := (n + 1<<scanLog - 1) >> scanLog
-	totals, err := s.buffer(fmt.Sprintf("totals%d", level), chunks)
-	if err != nil {
-		return err
-	}
-	if err := s.launch(s.fn.scan, in, out, totals); err != nil {
-		return err
-	}
-	if chunks == 1 {
-		return nil
-	}
-	sums, err := s.buffer(fmt.Sprintf("sums%d", level), chunks)
-	if err != nil {
-		return err
-	}
-	if err := s.scan(sums, totals, level+1); err != nil {
-		return err
-	}
-	return s.launch(s.fn.distribute, sums, out)
+	_, err := s.locked(func() (int, error) {
+		if err := errors.Join(s.checkBuffer("out", out), s.checkBuffer("in", in)); err != nil {
+			return 0, err
+		}
+		if err := checkKernelLen("in", in); err != nil {
+			return 0, err
+		}
+		if out.Len() != in.Len()+1 {
+			return 0, &BufferError{Arg: "out", Err: fmt.Errorf("%d elements for the exclusive scan of %d: want %d", out.Len(), in.Len(), in.Len()+1)}
+		}
+		if err := checkSeparate("out", out, "in", in, false); err != nil {
+			return 0, err
+		}
+		if err := s.reserve(request{op: "exclusive scan", keys: in.Len(), written: in.Len() + 1}, s.scanNeeds(in.Len(), s.paper)...); err != nil {
+			return 0, err
+		}
+		return 0, s.exclusiveScan(out, in, s.paper)
+	})
+	return err
 }
 
 // Histogram counts the keys in bins: bins[k-lo] is the number of keys equal
 // to k. A key outside [lo, lo+len(bins)) is an error wrapping
-// ErrKeyOutOfRange.
+// ErrKeyOutOfRange (with no bins, every key is); bins past the largest key
+// (lo+len(bins) > 2^32) are an error wrapping ErrBadRange. bins and keys
+// must be separate allocations.
 func (s *Sorter) Histogram(bins, keys *runtime.Buffer[uint32], lo uint32) error {
+	_, err := s.locked(func() (int, error) {
+		if err := errors.Join(s.checkBuffer("bins", bins), s.checkBuffer("keys", keys)); err != nil {
+			return 0, err
+		}
+		if err := errors.Join(checkKernelLen("bins", bins), checkKernelLen("keys", keys)); err != nil {
+			return 0, err
+		}
+		if err := checkSeparate("bins", bins, "keys", keys, false); err != nil {
+			return 0, err
+		}
+		if err := checkBins(lo, bins.Len()); err != nil {
+			return 0, err
+		}
+		return 0, s.histogram(bins, keys, lo)
+	})
+	return err
+}
+
+// histogram is Histogram on checked arguments.
+func (s *Sorter) histogram(bins, keys *runtime.Buffer[uint32], lo uint32) error {
+	n, values := keys.Len(), bins.Len()
+	needs := []need{{&s.sc.bad, 1}}
+	if !s.paper {
+		needs = append(needs, s.histogramNeeds(values, n)...)
+	}
+	if err := s.reserve(request{op: "histogram", keys: n, values: values, written: values}, needs...); err != nil {
+		return err
+	}
 	if err := bins.Fill(0); err != nil {
 		return err
 	}
-	if s.paper {
+	switch {
+	case n == 0:
+		return nil
+	case values == 0:
+		return fmt.Errorf("sorts: %w [%d, %d): there are no bins", ErrKeyOutOfRange, lo, lo)
+	case s.paper:
 		return s.perKey(s.fn.histogram, keys, lo, bins)
 	}
 	bad, err := s.clearedFlag()
@@ -217,36 +249,27 @@ func (s *Sorter) Histogram(bins, keys *runtime.Buffer[uint32], lo uint32) error 
 	if err := s.sharedHistogram(bins, keys, lo, bad); err != nil {
 		return err
 	}
-	return checkFlag(bad, lo, bins.Len())
+	return checkFlag(bad, lo, values)
 }
 
 // perKey runs a paper per-key kernel (histogram or occurs) and turns its
 // flag into an error.
 func (s *Sorter) perKey(f runtime.Function, keys *runtime.Buffer[uint32], lo uint32, bins *runtime.Buffer[uint32]) error {
-	return s.flagged(keys, lo, bins.Len(), func(bad *runtime.Buffer[uint32]) error {
-		return s.launch(f, keys, lo, bins, bad)
-	})
-}
-
-// flagged runs a per-key kernel through launch (when there are keys) with a
-// cleared bad flag, and turns the flag into an error naming the range of
-// values values from lo.
-func (s *Sorter) flagged(keys *runtime.Buffer[uint32], lo uint32, values int, launch func(bad *runtime.Buffer[uint32]) error) error {
 	bad, err := s.clearedFlag()
 	if err != nil {
 		return err
 	}
 	if keys.Len() > 0 {
-		if err := launch(bad); err != nil {
+		if err := s.launch(f, keys, lo, bins, bad); err != nil {
 			return err
 		}
 	}
-	return checkFlag(bad, lo, values)
+	return checkFlag(bad, lo, bins.Len())
 }
 
-// clearedFlag returns the bad flag, set to 0.
+// clearedFlag returns the bad flag (reserved), set to 0.
 func (s *Sorter) clearedFlag() (*runtime.Buffer[uint32], error) {
-	bad, err := s.buffer("bad", 1)
+	bad, err := take(s.sc.bad, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -266,29 +289,15 @@ func checkFlag(bad *runtime.Buffer[uint32], lo uint32, values int) error {
 	return nil
 }
 
-// checkRange validates a half-open key range and returns its number of
-// values.
-func checkRange(lo, hi uint32) (int, error) {
-	if hi <= lo {
-		return 0, fmt.Errorf("sorts: empty key range [%d, %d)", lo, hi)
-	}
-	if n := uint64(hi) - uint64(lo); n > MaxBins {
-		return 0, fmt.Errorf("sorts: key range [%d, %d) has %d values, more than %d", lo, hi, n, MaxBins)
-	}
-	return int(hi - lo), nil
-}
-
-// CountingSort writes the keys, sorted, to out (of the same length). Every
-// key must lie in [lo, hi); a key outside is an error wrapping
-// ErrKeyOutOfRange, and out is then undefined (but nothing is written
-// outside it). A half-open range cannot hold the key 2^32-1: keys that may
-// include it are sorted with CountingSortAuto, which finds the range.
+// CountingSort writes the keys, sorted, to out (of the same length, and
+// possibly keys itself or overlapping it: every key is read before out is
+// written). Every key must lie in [lo, hi); a key outside is an error
+// wrapping ErrKeyOutOfRange, and out is then undefined (but nothing is
+// written outside it). A half-open range cannot hold the key 2^32-1: keys
+// that may include it are sorted with CountingSortAuto, which finds the
+// range.
 func (s *Sorter) CountingSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) error {
-	bins, err := checkRange(lo, hi)
-	if err != nil {
-		return err
-	}
-	_, err = s.countingSort(out, keys, lo, bins, false)
+	_, err := s.sortRange(out, keys, lo, hi, false, s.paper)
 	return err
 }
 
@@ -296,52 +305,43 @@ func (s *Sorter) CountingSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) 
 // the same length as keys) and returns how many there are. Keys must lie in
 // [lo, hi), as for CountingSort.
 func (s *Sorter) OccurrenceSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) (int, error) {
-	bins, err := checkRange(lo, hi)
-	if err != nil {
-		return 0, err
-	}
-	return s.countingSort(out, keys, lo, bins, true)
+	return s.sortRange(out, keys, lo, hi, true, s.paper)
 }
 
 // PaperCountingSort is CountingSort by the paper's pipeline, whatever the
 // Sorter's options.
 func (s *Sorter) PaperCountingSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) error {
-	bins, err := checkRange(lo, hi)
-	if err != nil {
-		return err
-	}
-	_, err = s.sortChecked(out, keys, lo, bins, false, true)
+	_, err := s.sortRange(out, keys, lo, hi, false, true)
 	return err
 }
 
 // PaperOccurrenceSort is OccurrenceSort by the paper's pipeline, whatever
 // the Sorter's options.
 func (s *Sorter) PaperOccurrenceSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) (int, error) {
-	bins, err := checkRange(lo, hi)
-	if err != nil {
-		return 0, err
-	}
-	return s.sortChecked(out, keys, lo, bins, true, true)
+	return s.sortRange(out, keys, lo, hi, true, true)
 }
 
-// countingSort runs the Sorter's pipeline (fast, or the paper's with the
-// option Paper). It returns the number of keys written.
-func (s *Sorter) countingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int, unique bool) (int, error) {
-	return s.sortChecked(out, keys, lo, bins, unique, s.paper)
+// sortRange checks the arguments of a sort over [lo, hi) and runs it by
+// the chosen pipeline.
+func (s *Sorter) sortRange(out, keys *runtime.Buffer[uint32], lo, hi uint32, unique, paper bool) (int, error) {
+	return s.locked(func() (int, error) {
+		bins, err := checkRange(lo, hi)
+		if err != nil {
+			return 0, err
+		}
+		if err := s.checkSortBuffers(out, keys); err != nil {
+			return 0, err
+		}
+		return s.sort(out, keys, lo, bins, unique, paper)
+	})
 }
 
-// sortChecked checks the buffers' lengths and runs the chosen pipeline.
-func (s *Sorter) sortChecked(out, keys *runtime.Buffer[uint32], lo uint32, bins int, unique, paper bool) (int, error) {
-	if out.Len() != keys.Len() {
-		return 0, fmt.Errorf("sorts: sorting %d keys into %d", keys.Len(), out.Len())
-	}
-	if keys.Len() == 0 {
-		return 0, nil
-	}
-	if keys.Len() > math.MaxUint32 {
-		return 0, fmt.Errorf("sorts: %d keys, more than 2^32-1", keys.Len())
-	}
+// sort runs a pipeline on checked arguments and returns the number of keys
+// written.
+func (s *Sorter) sort(out, keys *runtime.Buffer[uint32], lo uint32, bins int, unique, paper bool) (int, error) {
 	switch {
+	case keys.Len() == 0:
+		return 0, nil
 	case paper:
 		return s.paperSort(out, keys, lo, bins, unique)
 	case unique:
@@ -353,17 +353,22 @@ func (s *Sorter) sortChecked(out, keys *runtime.Buffer[uint32], lo uint32, bins 
 // paperSort is the paper's pipeline: histogram (or occurs), exclusive scan
 // into positions, reconstruct with one thread per value.
 func (s *Sorter) paperSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int, unique bool) (int, error) {
-	hist, err := s.buffer("hist", bins)
-	if err != nil {
-		return 0, err
-	}
-	pos, err := s.buffer("pos", bins+1)
-	if err != nil {
-		return 0, err
-	}
-	count, reconstruct := s.fn.histogram, s.fn.reconstruct
+	op, count, reconstruct := "counting sort", s.fn.histogram, s.fn.reconstruct
 	if unique {
-		count, reconstruct = s.fn.occurs, s.fn.reconstructOnce
+		op, count, reconstruct = "occurrence sort", s.fn.occurs, s.fn.reconstructOnce
+	}
+	needs := append([]need{{&s.sc.hist, bins}, {&s.sc.pos, bins + 1}, {&s.sc.bad, 1}}, s.scanNeeds(bins, true)...)
+	r := request{op: op, keys: keys.Len(), values: bins, written: max(bins+1, keys.Len())}
+	if err := s.reserve(r, needs...); err != nil {
+		return 0, err
+	}
+	hist, err := take(s.sc.hist, bins)
+	if err != nil {
+		return 0, err
+	}
+	pos, err := take(s.sc.pos, bins+1)
+	if err != nil {
+		return 0, err
 	}
 	if err := hist.Fill(0); err != nil {
 		return 0, err
@@ -390,10 +395,28 @@ func (s *Sorter) paperSort(out, keys *runtime.Buffer[uint32], lo uint32, bins in
 // KeyRange returns the smallest and the largest key (ok false when there
 // are no keys).
 func (s *Sorter) KeyRange(keys *runtime.Buffer[uint32]) (lo, hi uint32, ok bool, err error) {
+	_, err = s.locked(func() (int, error) {
+		if err := s.checkBuffer("keys", keys); err != nil {
+			return 0, err
+		}
+		if err := checkKernelLen("keys", keys); err != nil {
+			return 0, err
+		}
+		lo, hi, ok, err = s.keyRange(keys)
+		return 0, err
+	})
+	return lo, hi, ok, err
+}
+
+// keyRange is KeyRange on checked keys.
+func (s *Sorter) keyRange(keys *runtime.Buffer[uint32]) (lo, hi uint32, ok bool, err error) {
 	if keys.Len() == 0 {
 		return 0, 0, false, nil
 	}
-	mm, err := s.buffer("minmax", 2)
+	if err := s.reserve(request{op: "key range", keys: keys.Len(), written: 2}, need{&s.sc.minmax, 2}); err != nil {
+		return 0, 0, false, err
+	}
+	mm, err := take(s.sc.minmax, 2)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -410,98 +433,151 @@ func (s *Sorter) KeyRange(keys *runtime.Buffer[uint32]) (lo, hi uint32, ok bool,
 	return r[0], r[1], true, nil
 }
 
-// sortAuto finds the key range, then sorts.
-func (s *Sorter) sortAuto(out, keys *runtime.Buffer[uint32], unique bool) (int, error) {
-	lo, hi, ok, err := s.KeyRange(keys)
+// sortAuto finds the key range, then sorts on checked arguments; show
+// writes keys as the caller gave them, for errors.
+func (s *Sorter) sortAuto(out, keys *runtime.Buffer[uint32], unique bool, show keyFormat) (int, error) {
+	lo, hi, ok, err := s.keyRange(keys)
 	if err != nil || !ok {
 		return 0, err
 	}
-	bins := uint64(hi) - uint64(lo) + 1
-	if bins > MaxBins {
-		return 0, fmt.Errorf("sorts: keys span [%d, %d], %d values, more than %d", lo, hi, bins, MaxBins)
+	bins, err := checkSpan(lo, hi, show)
+	if err != nil {
+		return 0, err
 	}
-	return s.countingSort(out, keys, lo, int(bins), unique)
+	return s.sort(out, keys, lo, bins, unique, s.paper)
 }
 
 // CountingSortAuto is CountingSort with the key range found first (one
-// reduction over the keys).
+// reduction over the keys). Keys spanning more than MaxBins values are an
+// error wrapping ErrBadRange.
 func (s *Sorter) CountingSortAuto(out, keys *runtime.Buffer[uint32]) error {
-	_, err := s.sortAuto(out, keys, false)
+	_, err := s.auto(out, keys, false)
 	return err
 }
 
 // OccurrenceSortAuto is OccurrenceSort with the key range found first.
 func (s *Sorter) OccurrenceSortAuto(out, keys *runtime.Buffer[uint32]) (int, error) {
-	return s.sortAuto(out, keys, true)
+	return s.auto(out, keys, true)
+}
+
+// auto checks the arguments of a sort that finds its range and runs it.
+func (s *Sorter) auto(out, keys *runtime.Buffer[uint32], unique bool) (int, error) {
+	return s.locked(func() (int, error) {
+		if err := s.checkSortBuffers(out, keys); err != nil {
+			return 0, err
+		}
+		return s.sortAuto(out, keys, unique, unsignedKeys)
+	})
 }
 
 // onSlices copies keys to the device, runs sort and copies back the first
-// n results.
-func (s *Sorter) onSlices(keys []uint32, sort func(out, in *runtime.Buffer[uint32]) (int, error)) ([]uint32, error) {
-	if len(keys) == 0 {
+// n results, freeing what it allocated whatever happens. The Sorter is
+// locked.
+func (s *Sorter) onSlices(op string, keys []uint32, sort func(out, in *runtime.Buffer[uint32]) (int, error)) (sorted []uint32, err error) {
+	n := len(keys)
+	if n == 0 {
 		return []uint32{}, nil
+	}
+	r := request{op: op, keys: n, written: n}
+	if err := s.checkSlice(r); err != nil {
+		return nil, err
 	}
 	in, err := runtime.FromSlice(s.dev, keys)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sorts: %v: copying the keys to %s: %w", r, s.dev.Name(), err)
 	}
-	defer in.Free()
-	out, err := runtime.Alloc[uint32](s.dev, len(keys))
+	defer func() { err = errors.Join(err, in.Free()) }()
+	out, err := runtime.Alloc[uint32](s.dev, n)
+	if err != nil {
+		return nil, fmt.Errorf("sorts: %v: allocating the output on %s: %w", r, s.dev.Name(), err)
+	}
+	defer func() { err = errors.Join(err, out.Free()) }()
+	k, err := sort(out, in)
 	if err != nil {
 		return nil, err
 	}
-	defer out.Free()
-	n, err := sort(out, in)
-	if err != nil {
-		return nil, err
-	}
-	return out.View(0, n).ToSlice()
+	return out.View(0, k).ToSlice()
 }
 
-// Sort returns keys sorted, by counting sort over the keys' own range.
+// checkSlice refuses a sort of a slice of r.keys keys that a kernel
+// cannot take, or whose copies on the device cost too much.
+func (s *Sorter) checkSlice(r request) error {
+	if uint64(r.keys) > maxKernelLen {
+		return fmt.Errorf("sorts: %v: more than the 2^32-1 keys a kernel takes: %w", r, ErrTooLarge)
+	}
+	copies := 8 * uint64(r.keys) // the keys and the output
+	return s.checkCost(r, copies, copies)
+}
+
+// sortSlice runs a sort of a slice with the Sorter locked.
+func (s *Sorter) sortSlice(op string, keys []uint32, sort func(out, in *runtime.Buffer[uint32]) (int, error)) (sorted []uint32, err error) {
+	_, err = s.locked(func() (int, error) {
+		sorted, err = s.onSlices(op, keys, sort)
+		return 0, err
+	})
+	return sorted, err
+}
+
+// Sort returns keys sorted, by counting sort over the keys' own range
+// (which must span at most MaxBins values).
 func (s *Sorter) Sort(keys []uint32) ([]uint32, error) {
-	return s.onSlices(keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
-		return s.sortAuto(out, in, false)
+	return s.sortSlice("counting sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
+		return s.sortAuto(out, in, false, unsignedKeys)
 	})
 }
 
 // SortRange returns keys sorted, by counting sort over [lo, hi).
 func (s *Sorter) SortRange(keys []uint32, lo, hi uint32) ([]uint32, error) {
-	return s.onSlices(keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
-		return in.Len(), s.CountingSort(out, in, lo, hi)
-	})
+	return s.slicesInRange("counting sort", keys, lo, hi, false)
 }
 
 // SortUnique returns the distinct keys sorted, by occurrence sort over the
-// keys' own range.
+// keys' own range (which must span at most MaxBins values).
 func (s *Sorter) SortUnique(keys []uint32) ([]uint32, error) {
-	return s.onSlices(keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
-		return s.sortAuto(out, in, true)
+	return s.sortSlice("occurrence sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
+		return s.sortAuto(out, in, true, unsignedKeys)
 	})
 }
 
 // SortUniqueRange returns the distinct keys sorted, by occurrence sort
 // over [lo, hi).
 func (s *Sorter) SortUniqueRange(keys []uint32, lo, hi uint32) ([]uint32, error) {
-	return s.onSlices(keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
-		return s.OccurrenceSort(out, in, lo, hi)
+	return s.slicesInRange("occurrence sort", keys, lo, hi, true)
+}
+
+// slicesInRange checks [lo, hi) before it copies the keys, and sorts them.
+func (s *Sorter) slicesInRange(op string, keys []uint32, lo, hi uint32, unique bool) (sorted []uint32, err error) {
+	_, err = s.locked(func() (int, error) {
+		bins, err := checkRange(lo, hi)
+		if err != nil {
+			return 0, err
+		}
+		sorted, err = s.onSlices(op, keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
+			return s.sort(out, in, lo, bins, unique, s.paper)
+		})
+		return 0, err
 	})
+	return sorted, err
 }
 
 // SortInt32 returns int32 keys sorted: they are offset by 2^31 into
-// uint32 keys of the same order, sorted, and offset back.
+// uint32 keys of the same order, sorted over their own range (which must
+// span at most MaxBins values), and offset back. Errors name the int32
+// keys.
 func (s *Sorter) SortInt32(keys []int32) ([]int32, error) {
 	u := make([]uint32, len(keys))
 	for i, k := range keys {
-		u[i] = uint32(k) ^ 1<<31
+		u[i] = toOrdered(k)
 	}
-	sorted, err := s.Sort(u)
+	sorted, err := s.sortSlice("counting sort", u, func(out, in *runtime.Buffer[uint32]) (int, error) {
+		return s.sortAuto(out, in, false, int32Keys)
+	})
 	if err != nil {
 		return nil, err
 	}
 	r := make([]int32, len(sorted))
 	for i, k := range sorted {
-		r[i] = int32(k ^ 1<<31)
+		r[i] = fromOrdered(k)
 	}
 	return r, nil
 }

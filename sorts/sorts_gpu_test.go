@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/obsidian-go/obsidian/runtime"
@@ -118,4 +119,80 @@ func TestGPUSanitizerWorkload(t *testing.T) {
 	if _, err := s.SortRange(keys, 0, 1<<16); !errors.Is(err, sorts.ErrKeyOutOfRange) {
 		t.Fatalf("key at hi: got %v, want ErrKeyOutOfRange", err)
 	}
+}
+
+// TestGPUSort2p30 sorts 2^30 fresh random keys of a range of MaxBins
+// values (so the histogram runs in windows over global memory and the
+// bitset is global) on the GPU, by counting sort, occurrence sort and
+// counting sort over the range it finds, and compares each result element
+// by element with slices.Sort of the same keys on the host. It needs about
+// 17 GiB of GPU memory and 13 GiB of host memory.
+func TestGPUSort2p30(t *testing.T) {
+	g := openGPU(t)
+	const n = 1 << 30
+	const deviceBytes = 17 << 30 // keys, output, histogram and positions, and the rest
+	free, _, err := g.MemInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free < deviceBytes {
+		t.Skipf("%s has %d MiB free, the test needs %d MiB", g.Name(), free>>20, deviceBytes>>20)
+	}
+	if avail, ok := hostMemAvailable(); ok && avail < 13<<30 {
+		t.Skipf("the host has %d MiB available, the test needs %d MiB", avail>>20, 13<<10)
+	}
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 2))
+	lo := r.Uint32N(1 << 31)
+	hi := lo + sorts.MaxBins
+	keys := keysIn(r, n, lo, sorts.MaxBins)
+	keys[r.IntN(n)], keys[r.IntN(n)] = lo, hi-1 // both ends of the range
+	want := slices.Clone(keys)
+	slices.Sort(want)
+	check := func(what string, got, want []uint32) {
+		t.Helper()
+		if i := firstDiff(got, want); i >= 0 {
+			t.Fatalf("%s of 2^30 keys in [%d, %d): first difference at %d of %d (got %d elements, want %d)", what, lo, hi, i, len(want), len(got), len(want))
+		}
+		t.Logf("%s of 2^30 keys in [%d, %d) matches slices.Sort", what, lo, hi)
+	}
+	got, err := s.SortRange(keys, lo, hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("counting sort", got, want)
+	got = nil // the host holds the keys, the expected result and one result
+	got, err = s.Sort(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("counting sort over the range found", got, want)
+	got = nil
+	got, err = s.SortUniqueRange(keys, lo, hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("occurrence sort", got, slices.Compact(want))
+}
+
+// hostMemAvailable returns the host's available memory as Linux reports
+// it (false where it does not).
+func hostMemAvailable() (uint64, bool) {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			kib, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kib << 10, err == nil
+		}
+	}
+	return 0, false
 }

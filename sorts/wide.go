@@ -31,21 +31,29 @@ type wideStrategy struct {
 // faster on full bitsets of 2^19 and 2^20 words, slower on 2^15).
 var defaultWide = wideStrategy{window: 1 << 23, warpOccurs: true, warpReconstructWords: 1 << 17}
 
+// windowed reports whether a histogram of bins bins runs in windows.
+func (w wideStrategy) windowed(bins int) bool { return w.window > 0 && bins > w.window }
+
+// windowRanges returns the length of the warps' ranges a windowed
+// histogram of n keys records: two words per warp.
+func windowRanges(n int) int {
+	return 2 * ceilDiv(n, warpTableThreads*warpTableKeys) * (warpTableThreads / warpSize)
+}
+
 // globalHistogram counts the keys into bins (zeroed) in global memory, by
 // the Sorter's wide strategy; a key outside the range sets bad. In windows,
 // the first pass records every warp's range of bins and the later ones
 // skip the warps that miss their window, so that sorted keys cost about
 // one pass.
 func (s *Sorter) globalHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, bad *runtime.Buffer[uint32]) error {
-	window := s.wide.window
-	if window == 0 || bins.Len() <= window {
+	if !s.wide.windowed(bins.Len()) {
 		return s.launch(s.fn.histogram, keys, lo, bins, bad)
 	}
-	warps := ceilDiv(keys.Len(), warpTableThreads*warpTableKeys) * (warpTableThreads / warpSize)
-	ranges, err := s.buffer("warpRanges", 2*warps)
+	ranges, err := take(s.sc.warpRanges, windowRanges(keys.Len()))
 	if err != nil {
 		return err
 	}
+	window := s.wide.window
 	for from := 0; from < bins.Len(); from += window {
 		count := min(window, bins.Len()-from)
 		record := uint32(0)
