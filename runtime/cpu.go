@@ -39,7 +39,9 @@ var cpuDevices atomic.Int64
 func CPU(options ...CPUOption) Device {
 	d := &cpuDevice{id: cpuDevices.Add(1), limit: -1}
 	for _, o := range options {
-		o(d)
+		if o != nil {
+			o(d)
+		}
 	}
 	if d.limit < 0 {
 		d.limit = DefaultCPUMemoryLimit()

@@ -97,6 +97,23 @@ func cgroupAvailable(maxText, currentText string) (int64, bool) {
 // buffers (TestCPULaunchStateEstimate measures it again).
 const evalShadowBytes = 80
 
+// CPULaunchBytesPerElement is what a CPU device counts against its memory
+// limit, while a launch runs, for every element of the array arguments the
+// kernel may write: the evaluator's race-detection state. A host pipeline
+// that wants to refuse work up front adds it to the buffers it will
+// allocate and compares the sum with the device's MemInfo.
+const CPULaunchBytesPerElement = evalShadowBytes
+
+// MemInfo returns how many more bytes the CPU device may hold under its
+// memory limit, and the limit (see CPUMemoryLimit), as (*GPU).MemInfo
+// returns a GPU's free and total memory.
+func (d *cpuDevice) MemInfo() (free, total uint64, err error) {
+	if d.closed.Load() {
+		return 0, 0, errCPUClosed
+	}
+	return uint64(max(d.limit-d.held.Load(), 0)), uint64(d.limit), nil
+}
+
 // launchStateBytes estimates, in bytes, what the evaluator allocates for a
 // launch of k beyond its buffers: the race-detection state of every element
 // of the array arguments it may write (n elements each, in order of

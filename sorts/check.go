@@ -22,7 +22,7 @@ var (
 	ErrBadRange = errors.New("bad key range")
 	// ErrTooLarge: a call asks for more than the device can give: more
 	// keys than a kernel takes (2^32-1), more memory than a GPU has free,
-	// or more than the CPU evaluator's limit (see CPUMemoryLimit). It is
+	// or more than the CPU evaluator's limit (runtime.CPUMemoryLimit). It is
 	// returned before anything is allocated or launched.
 	ErrTooLarge = errors.New("request too large")
 	// ErrNoDevice: the Sorter was not made by New (a nil or zero Sorter),

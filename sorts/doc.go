@@ -58,10 +58,10 @@
 // for a Sorter that cannot run. A call then reserves the scratch memory it
 // needs (8 bytes per value of a counting sort's range, three bits per value
 // of the fast occurrence sort's, a few words per 4096 keys) once it
-// has checked that the device can give it: a GPU's free memory, or, on the
-// CPU evaluator, an estimate of the call's footprint against the Sorter's
-// CPUMemoryLimit; ErrTooLarge otherwise, before anything is allocated or
-// launched. When an allocation fails all the same, the Sorter
+// has checked that the device can give it: a GPU's free memory, or what
+// the CPU evaluator's memory limit leaves (runtime.CPUMemoryLimit) for the
+// scratch and the state its launches keep (runtime.CPULaunchBytesPerElement);
+// ErrTooLarge otherwise, before anything is allocated or launched. When an allocation fails all the same, the Sorter
 // frees its scratch and returns the device's error.
 //
 // A Sorter runs one call at a time: calls from several goroutines wait for

@@ -27,7 +27,7 @@ var fuzzSorters struct {
 const (
 	fuzzMaxKeys   = 256     // keys per execution
 	fuzzCheapSpan = 1 << 12 // a valid range of at most this many values must be served
-	fuzzLimit     = 4 << 20 // the Sorters' CPUMemoryLimit
+	fuzzLimit     = 4 << 20 // the CPU device's memory limit
 )
 
 // fuzzCall is one call of the host API on fuzzed arguments.
@@ -80,10 +80,10 @@ func FuzzSorts(f *testing.F) {
 	f.Add(uint8(6+30), word(), uint32(0), uint32(0), int8(0), int8(-1), int8(0))
 	f.Fuzz(func(t *testing.T, op uint8, raw []byte, lo, span uint32, off, count, outChange int8) {
 		fuzzSorters.once.Do(func() {
-			fuzzSorters.dev = runtime.CPU()
-			fuzzSorters.fast, fuzzSorters.err = sorts.New(fuzzSorters.dev, sorts.CPUMemoryLimit(fuzzLimit))
+			fuzzSorters.dev = runtime.CPU(runtime.CPUMemoryLimit(fuzzLimit))
+			fuzzSorters.fast, fuzzSorters.err = sorts.New(fuzzSorters.dev)
 			if fuzzSorters.err == nil {
-				fuzzSorters.paper, fuzzSorters.err = sorts.New(fuzzSorters.dev, sorts.Paper(), sorts.CPUMemoryLimit(fuzzLimit))
+				fuzzSorters.paper, fuzzSorters.err = sorts.New(fuzzSorters.dev, sorts.Paper())
 			}
 		})
 		if fuzzSorters.err != nil {

@@ -101,14 +101,13 @@ func (r request) String() string {
 // fails, the Sorter frees its scratch and tries once more; when that
 // fails too, it returns the error with all its scratch freed.
 func (s *Sorter) reserve(r request, needs ...need) error {
-	var total, grow uint64
+	var grow uint64
 	for _, nd := range needs {
-		total += nd.bytes()
 		if nd.short() {
 			grow += nd.bytes()
 		}
 	}
-	if err := s.checkCost(r, total, grow); err != nil {
+	if err := s.checkCost(r, grow); err != nil {
 		return err
 	}
 	held := s.sc.bytes()
@@ -144,49 +143,37 @@ func (s *Sorter) grow(needs []need) error {
 	return nil
 }
 
-// memInfo is a device that says how much memory it has free (a GPU).
+// memInfo is a device that says how much memory it may still take: a GPU
+// its free memory, the CPU evaluator what its memory limit leaves.
 type memInfo interface {
 	MemInfo() (free, total uint64, err error)
 }
 
 // checkCost refuses, with an error wrapping ErrTooLarge, a call that
-// needs total bytes of new device memory (grow of them not yet held) that
-// the device cannot give: on a GPU more than it has free (counting the
-// scratch the Sorter could free), on the CPU evaluator an estimated
-// footprint over the Sorter's limit.
-func (s *Sorter) checkCost(r request, total, grow uint64) error {
-	if g, ok := s.dev.(memInfo); ok {
-		if grow == 0 {
-			return nil
-		}
-		free, _, err := g.MemInfo()
-		if err != nil {
-			return fmt.Errorf("sorts: %v: %w", r, err)
-		}
-		if avail := free + s.sc.bytes(); grow > avail {
-			return fmt.Errorf("sorts: %v needs %s of device memory, and %s has %s free: %w", r, byteSize(grow), s.dev.Name(), byteSize(avail), ErrTooLarge)
-		}
+// needs grow bytes of new device memory, or more than the device has free
+// (counting the scratch the Sorter could free). On the CPU evaluator a
+// launch also holds state for every element it writes
+// (runtime.CPULaunchBytesPerElement), counted for r's largest launch.
+func (s *Sorter) checkCost(r request, grow uint64) error {
+	g, ok := s.dev.(memInfo)
+	if !ok {
 		return nil
 	}
-	if est := evaluatorBytes(total, r.written); s.cpuLimit > 0 && est > s.cpuLimit {
-		return fmt.Errorf("sorts: %v would take about %s on %s, more than the Sorter's limit of %s (see CPUMemoryLimit): %w",
-			r, byteSize(est), s.dev.Name(), byteSize(s.cpuLimit), ErrTooLarge)
+	need := grow
+	if _, gpu := s.dev.(*runtime.GPU); !gpu {
+		need += uint64(r.written) * runtime.CPULaunchBytesPerElement
+	}
+	if need == 0 {
+		return nil
+	}
+	free, _, err := g.MemInfo()
+	if err != nil {
+		return fmt.Errorf("sorts: %v: %w", r, err)
+	}
+	if avail := free + s.sc.bytes(); need > avail {
+		return fmt.Errorf("sorts: %v needs %s of memory, and %s has %s free: %w", r, byteSize(need), s.dev.Name(), byteSize(avail), ErrTooLarge)
 	}
 	return nil
-}
-
-// The CPU evaluator's cost model: a launch keeps a race-detection record
-// (evaluatorRecordBytes) for every element it writes, and the Go heap
-// grows to about twice what is live before it is collected.
-const (
-	evaluatorRecordBytes = 64
-	heapGrowth           = 2
-)
-
-// evaluatorBytes estimates the host memory a call takes on the CPU
-// evaluator: its new buffers, and the records of its largest launch.
-func evaluatorBytes(allocated uint64, written int) uint64 {
-	return heapGrowth * (allocated + evaluatorRecordBytes*uint64(written))
 }
 
 // byteSize formats a number of bytes for messages.

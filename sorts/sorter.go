@@ -32,16 +32,14 @@ const MaxBins = 1 << 30
 //
 // Every method checks its arguments first and returns an error naming the
 // bad one (see the package's errors and BufferError), and checks the cost
-// of the call before it allocates or launches anything (see
-// CPUMemoryLimit). The zero Sorter is not usable: make one with New, and
+// of the call before it allocates or launches anything (see ErrTooLarge). The zero Sorter is not usable: make one with New, and
 // do not copy it.
 type Sorter struct {
-	mu       sync.Mutex // held for the whole of every call
-	dev      runtime.Device
-	paper    bool
-	cpuLimit uint64
-	closed   bool
-	fn       struct {
+	mu     sync.Mutex // held for the whole of every call
+	dev    runtime.Device
+	paper  bool
+	closed bool
+	fn     struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
 		tileTotals, tileScan                                                        runtime.Function
@@ -64,14 +62,14 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 	if v := reflect.ValueOf(dev); dev == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil, fmt.Errorf("sorts: %w: New was given a nil device (%T)", ErrNoDevice, dev)
 	}
-	c := config{cpuLimit: DefaultCPUMemoryLimit}
+	var c config
 	for i, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("sorts: New: option %d is nil", i)
 		}
 		o(&c)
 	}
-	s := &Sorter{dev: dev, paper: c.paper, cpuLimit: c.cpuLimit, wide: defaultWide}
+	s := &Sorter{dev: dev, paper: c.paper, wide: defaultWide}
 	s.fn.sharedHistograms = make([]runtime.Function, len(histogramShapes))
 	s.fn.sharedOccurs = make([]runtime.Function, len(bitsShapes))
 	loads := []kernelLoad{
@@ -505,8 +503,7 @@ func (s *Sorter) checkSlice(r request) error {
 	if uint64(r.keys) > maxKernelLen {
 		return fmt.Errorf("sorts: %v: more than the 2^32-1 keys a kernel takes: %w", r, ErrTooLarge)
 	}
-	copies := 8 * uint64(r.keys) // the keys and the output
-	return s.checkCost(r, copies, copies)
+	return s.checkCost(r, 8*uint64(r.keys)) // the keys and the output
 }
 
 // sortSlice runs a sort of a slice with the Sorter locked.
