@@ -108,9 +108,6 @@ const CPULaunchBytesPerElement = evalShadowBytes
 // memory limit, and the limit (see CPUMemoryLimit), as (*GPU).MemInfo
 // returns a GPU's free and total memory.
 func (d *cpuDevice) MemInfo() (free, total uint64, err error) {
-	if d.closed.Load() {
-		return 0, 0, errCPUClosed
-	}
 	return uint64(max(d.limit-d.held.Load(), 0)), uint64(d.limit), nil
 }
 
