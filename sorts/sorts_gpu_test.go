@@ -41,6 +41,9 @@ func TestGPUKeyOutOfRange(t *testing.T) {
 func TestGPULarge(t *testing.T) {
 	g := openGPU(t)
 	n := 1<<25 + 3
+	if testing.Short() {
+		n = 1<<20 + 3 // under a memory checker, as many tiles and blocks, fewer rounds
+	}
 	if v := os.Getenv("OBSIDIAN_SORT_N"); v != "" {
 		var err error
 		if n, err = strconv.Atoi(v); err != nil {
@@ -128,6 +131,9 @@ func TestGPUSanitizerWorkload(t *testing.T) {
 // by element with slices.Sort of the same keys on the host. It needs about
 // 17 GiB of GPU memory and 13 GiB of host memory.
 func TestGPUSort2p30(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: 2^30 keys take minutes under a memory checker; run without -short")
+	}
 	g := openGPU(t)
 	const n = 1 << 30
 	const deviceBytes = 17 << 30 // keys, output, histogram and positions, and the rest
