@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -24,8 +25,9 @@ const CPUMaxSharedBytes = 227 << 10
 type cpuDevice struct {
 	id     int64
 	closed atomic.Bool
-	limit  int64        // the most bytes held at once
-	held   atomic.Int64 // bytes of live allocations and running launches
+	limit  int64           // the most bytes held at once
+	held   atomic.Int64    // bytes of live allocations and running launches
+	ctx    context.Context // cancels every launch (CPUContext); nil: none
 }
 
 var cpuDevices atomic.Int64
@@ -104,7 +106,8 @@ func (d *cpuDevice) Load(k *ir.Kernel) (Function, error) {
 }
 
 // Launch implements Device. It returns when the kernel has run, or when
-// cfg.Context is done (checked before each block). The evaluator's state
+// cfg.Context or the device's CPUContext is done (checked before each
+// block). The evaluator's state
 // for the launch counts against the device's memory limit while it runs.
 func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if d.closed.Load() {
@@ -130,7 +133,9 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if err != nil {
 		return err
 	}
-	if err := cancelled(cfg.Context, cf.Name(), d); err != nil {
+	ctx, stop := d.launchContext(cfg.Context)
+	defer stop()
+	if err := cancelled(ctx, cf.Name(), d); err != nil {
 		return err
 	}
 	lengths := make([]int, len(bound))
@@ -159,7 +164,7 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 		size := a.mem.elem.Size()
 		evalArgs[i] = eval.Arg{Buffer: &eval.Buffer{Elem: a.mem.elem, Data: data[a.off*size : (a.off+a.n)*size]}}
 	}
-	if err := eval.Launch(cf.kernel, eval.Config{Blocks: blocks, Context: cfg.Context}, evalArgs); err != nil {
+	if err := eval.Launch(cf.kernel, eval.Config{Blocks: blocks, Context: ctx}, evalArgs); err != nil {
 		return fmt.Errorf("launching kernel %s on %s: %w", cf.Name(), d.Name(), err)
 	}
 	return nil

@@ -68,7 +68,7 @@ func cancelled(ctx context.Context, kernel string, d Device) error {
 	if ctx == nil || ctx.Err() == nil {
 		return nil
 	}
-	return fmt.Errorf("launching kernel %s on %s: %w", kernel, d.Name(), ctx.Err())
+	return fmt.Errorf("launching kernel %s on %s: %w", kernel, d.Name(), context.Cause(ctx))
 }
 
 // withLengths returns e with the lengths of the arrays in lengths replaced

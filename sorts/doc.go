@@ -64,6 +64,10 @@
 // ErrTooLarge otherwise, before anything is allocated or launched. When an allocation fails all the same, the Sorter
 // frees its scratch and returns the device's error.
 //
+// On the CPU evaluator a call takes time in proportion to its keys and its
+// range (see the runtime package's documentation for the evaluator's cost);
+// a device made with runtime.CPUContext stops a call when its context ends.
+//
 // A Sorter runs one call at a time: calls from several goroutines wait for
 // each other, as they share its scratch.
 package sorts

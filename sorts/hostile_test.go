@@ -1,6 +1,7 @@
 package sorts_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -149,7 +150,9 @@ func TestSortInt32ErrorNamesInt32Keys(t *testing.T) {
 // over 2^30 values (legal, and some 140 GiB there): the Sorter must refuse
 // it at once.
 func TestCPUCostCheckedUpFront(t *testing.T) {
-	for name, s := range newSorters(t, runtime.CPU()) {
+	// A device with a fixed limit, so that the answer does not depend on
+	// the machine's memory.
+	for name, s := range newSorters(t, runtime.CPU(runtime.CPUMemoryLimit(4<<30))) {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
 			err := callWithDeadline(t, 20*time.Second, func() error { return errOf(s.SortRange([]uint32{3, 1, 2}, 0, 1<<30)) })
@@ -161,6 +164,34 @@ func TestCPUCostCheckedUpFront(t *testing.T) {
 			}
 			if d := time.Since(start); d > 2*time.Second {
 				t.Errorf("refusing took %v: it should be checked up front", d)
+			}
+		})
+	}
+}
+
+// TestCPUSortCancelled: a sort on a CPU device whose context ends stops
+// with the context's error instead of running to its end.
+func TestCPUSortCancelled(t *testing.T) {
+	for name, cancelAfter := range map[string]time.Duration{"before": 0, "during": 50 * time.Millisecond} {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), cancelAfter)
+			defer cancel()
+			s, err := sorts.New(runtime.CPU(runtime.CPUContext(ctx)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			keys := make([]uint32, 1<<22) // seconds on the evaluator
+			for i := range keys {
+				keys[i] = uint32(i*2654435761) % (1 << 16)
+			}
+			start := time.Now()
+			_, err = s.SortRange(keys, 0, 1<<16)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("sort on a device whose context ended: %v, want DeadlineExceeded", err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("the sort stopped after %v", d)
 			}
 		})
 	}

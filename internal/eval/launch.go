@@ -21,7 +21,7 @@ type Config struct {
 	Blocks int
 	// Context, when not nil, cancels the launch: it is checked before each
 	// block, and a launch whose context is done stops there with an error
-	// wrapping Context.Err().
+	// wrapping context.Cause(Context).
 	Context context.Context
 }
 
@@ -80,7 +80,7 @@ func (m *machine) run(ctx context.Context) {
 		select {
 		case <-done:
 			m.errs = append(m.errs, fmt.Errorf("kernel %s cancelled before block %d of %d: %w",
-				m.prog.kernel.Name, b, m.blocks, ctx.Err()))
+				m.prog.kernel.Name, b, m.blocks, context.Cause(ctx)))
 			return
 		default:
 		}
