@@ -123,7 +123,7 @@ func TestBadInputCatalogue(t *testing.T) {
 		{"run: a kernel that does not build", args("run", filepath.Join("testdata", "bad")), true, 1, filepath.Join("testdata", "bad", "kernels.go") + ":14"},
 		{"run: package that does not compile with its launchers", pkg(map[string]string{
 			"k.go":   kernelsFile("p", []string{"scale"}, ""),
-			"use.go": "//go:build !obsgen\n\npackage p\n\nvar _ = Scale(nil)\n",
+			"use.go": "package p\n\nvar _ = Scale(nil)\n",
 		}), true, 1, "it does not compile with them"},
 	}
 	for _, row := range rows {

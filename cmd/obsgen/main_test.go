@@ -168,3 +168,29 @@ func TestRunWritesFilesThatVet(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitSaysWhatItWrote emits two kernels, then again, then after one
+// file changed: obsgen must list the files it wrote and say when the others
+// (or all) were up to date.
+func TestEmitSaysWhatItWrote(t *testing.T) {
+	dir := t.TempDir()
+	rev, hist := filepath.Join(dir, "rev256.cu"), filepath.Join(dir, "histogram.cu")
+	for _, c := range []struct {
+		before func()
+		want   string
+	}{
+		{func() {}, "wrote " + hist + "\nwrote " + rev + "\n"},
+		{func() {}, dir + ": nothing changed, 2 generated files up to date\n"},
+		{func() {
+			if err := os.WriteFile(rev, []byte(catalog.Header+"\n// Made by obsgen emit rev256.\nold\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "wrote " + rev + "\n" + dir + ": 1 more generated file up to date\n"},
+	} {
+		c.before()
+		code, stdout, stderr := obsgen("emit", "-o", dir, "rev256", "histogram")
+		if code != 0 || stdout != c.want {
+			t.Errorf("obsgen emit: exit status %d, printed %q, want %q; stderr:\n%s", code, stdout, c.want, stderr)
+		}
+	}
+}
