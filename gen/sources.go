@@ -23,8 +23,9 @@ import (
 // A declaration is needed when it is Kernels, an init function, or one
 // whose name a needed declaration mentions; the methods of a needed type
 // are needed; a group of constants is kept or left out whole. Declarations
-// left out are blanked out byte for byte, so that every line and column
-// that remains, and so every position the DSL reports, is the file's own.
+// left out are blanked out byte for byte, below a line directive naming
+// the file, so that every line and column that remains, and so every
+// position the compiler and the DSL report, is the file's own.
 // An import no needed declaration of its file uses becomes a blank import
 // (imported for its initialisation only); importNames maps an import path
 // to its package's name (the last element of the path when missing). The
@@ -59,7 +60,9 @@ func KernelSources(name string, files map[string][]byte, importNames map[string]
 		return nil, fmt.Errorf("package %s declares no Kernels function", name)
 	}
 	for _, f := range parsed {
-		out[f.path] = f.pruned(decls, importNames)
+		// The line directive names the file for the compiler's messages and
+		// the positions of the compiled code.
+		out[f.path] = append([]byte("//line "+f.path+":1:1\n"), f.pruned(decls, importNames)...)
 	}
 	return out, nil
 }

@@ -102,7 +102,10 @@ func TestKernelSources(t *testing.T) {
 		"init.go": {kept: []string{"func init() { registered = true }", "var registered bool"}},
 	}
 	for name, w := range want {
-		pruned := got["/pkg/"+name]
+		directive, pruned, _ := bytes.Cut(got["/pkg/"+name], []byte("\n"))
+		if string(directive) != "//line /pkg/"+name+":1:1" {
+			t.Errorf("%s begins %q, not a line directive naming it", name, directive)
+		}
 		original := kernelsPackage[name]
 		if _, err := parser.ParseFile(token.NewFileSet(), name, pruned, parser.AllErrors); err != nil {
 			t.Errorf("%s does not parse: %v\n%s", name, err, pruned)
@@ -165,7 +168,10 @@ func FuzzKernelSources(f *testing.F) {
 		if err != nil {
 			return
 		}
-		pruned := got["a.go"]
+		directive, pruned, _ := bytes.Cut(got["a.go"], []byte("\n"))
+		if string(directive) != "//line a.go:1:1" {
+			t.Errorf("the source begins %q, not a line directive", directive)
+		}
 		file, err := parser.ParseFile(token.NewFileSet(), "a.go", pruned, 0)
 		if err != nil {
 			t.Fatalf("the kept source does not parse: %v\n%s", err, pruned)

@@ -116,6 +116,7 @@ func TestEmitThreadsAndLaunchers(t *testing.T) {
 // package's file and line.
 func TestRunReportsMistakeAtUserLine(t *testing.T) {
 	needGo(t)
+	t.Parallel()
 	code, _, stderr := obsgen("run", filepath.Join("testdata", "bad"))
 	if code != 1 {
 		t.Errorf("exit status %d, want 1", code)
@@ -128,7 +129,7 @@ func TestRunReportsMistakeAtUserLine(t *testing.T) {
 // TestRunWritesFilesThatVet generates a copy of a good package inside the
 // module and checks the files are there and the package vets.
 func TestRunWritesFilesThatVet(t *testing.T) {
-	needGo(t)
+	needGo(t) // not parallel: no other run's driver folder may be in the module
 	dir, err := os.MkdirTemp("testdata", "good-")
 	if err != nil {
 		t.Fatal(err)

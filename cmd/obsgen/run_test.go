@@ -14,6 +14,7 @@ import (
 // package must compile, with a file that calls the launchers.
 func TestRunRenamesImportsThePackageDeclares(t *testing.T) {
 	needGo(t)
+	t.Parallel()
 	dir := newPackage(t, map[string]string{
 		"k.go":   kernelsFile("p", []string{"scale", "func", "go", "chan"}, "\nfunc launch() {}\n\ntype ir struct{}\n\nvar runtime, math = 1, 2\n"),
 		"use.go": "package p\n\nvar _ = []any{Scale, Func, Go, Chan}\n",
@@ -41,6 +42,7 @@ func TestRunRenamesImportsThePackageDeclares(t *testing.T) {
 // obsgen emit's and a person's alone, and remove only its own stale ones.
 func TestRunSharedCUDAFolder(t *testing.T) {
 	needGo(t)
+	t.Parallel()
 	shared := t.TempDir()
 	p := newPackage(t, map[string]string{"k.go": kernelsFile("p", []string{"scale"}, "")})
 	q := newPackage(t, map[string]string{"k.go": kernelsFile("q", []string{"twice", "thrice"}, "")})
@@ -96,6 +98,7 @@ func TestRunSharedCUDAFolder(t *testing.T) {
 // the package must then compile.
 func TestRunPackageThatCallsItsLaunchers(t *testing.T) {
 	needGo(t)
+	t.Parallel()
 	const use = "\npackage p\n\nimport \"github.com/obsidian-go/obsidian/runtime\"\n\n" +
 		"// Copy copies in to out on dev.\nfunc Copy(dev runtime.Device, in, out *runtime.Buffer[uint32]) error {\n" +
 		"\treturn %s(dev, runtime.LaunchConfig{}, in, out)\n}\n"
@@ -110,6 +113,7 @@ func TestRunPackageThatCallsItsLaunchers(t *testing.T) {
 		{"one file", map[string]string{"k.go": oneFile}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := newPackage(t, c.files)
 			if code, _, stderr := obsgen("run", dir); code != 0 {
 				t.Fatalf("obsgen run: exit status %d:\n%s", code, stderr)
@@ -120,6 +124,7 @@ func TestRunPackageThatCallsItsLaunchers(t *testing.T) {
 		})
 	}
 	t.Run("launcher file of a renamed kernel", func(t *testing.T) {
+		t.Parallel()
 		dir := newPackage(t, map[string]string{"k.go": kernelsFile("p", []string{"old"}, "")})
 		if code, _, stderr := obsgen("run", dir); code != 0 {
 			t.Fatalf("obsgen run: exit status %d:\n%s", code, stderr)
