@@ -132,24 +132,6 @@ func TestKernelSources(t *testing.T) {
 	}
 }
 
-// TestKernelSourcesErrors checks a package without Kernels, a file that
-// does not parse and a bad package name are errors.
-func TestKernelSourcesErrors(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		files map[string][]byte
-		want  string
-	}{
-		{"p", map[string][]byte{"a.go": []byte("package p\n\nfunc kernels() {}\n")}, "package p declares no Kernels function"},
-		{"p", map[string][]byte{"a.go": []byte("package p\n\nfunc Kernels( {}\n")}, "a.go:3:"},
-		{"p-q", nil, `package name "p-q" is not a Go identifier`},
-	} {
-		if _, err := KernelSources(c.name, c.files, nil); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s %v: error %v, want one with %q", c.name, c.files, err, c.want)
-		}
-	}
-}
-
 // FuzzKernelSources gives KernelSources any one file: it must return an
 // error or, for a file that declares Kernels, a source that parses, has
 // as many lines as the file and still declares Kernels.
