@@ -19,3 +19,5 @@ require (
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
+
+tool github.com/obsidian-go/obsidian/cmd/obsgen

@@ -12,8 +12,11 @@
 // returning a fresh builder of every kernel it ships (each call builds new
 // ones). A file of the package carries the generator hook
 //
-//	//go:generate go run github.com/obsidian-go/obsidian/cmd/obsgen run .
+//	//go:generate go tool obsgen run .
 //
+// (obsgen being a tool of the package's module: `go get -tool
+// github.com/obsidian-go/obsidian/cmd/obsgen` adds the line
+// `tool github.com/obsidian-go/obsidian/cmd/obsgen` to its go.mod),
 // and `go generate` then writes, into the package's folder (the .cu files
 // into another with obsgen run -o), <kernel>.cu for every kernel and
 // <package>_launch.go with one launcher per kernel:
@@ -38,11 +41,12 @@
 // the IR's semantics (wrap-around arithmetic; division by zero and shifts
 // out of range are errors).
 //
-// The driver program is built with the build tag obsgen, which the launcher
-// file excludes itself from (`//go:build !obsgen`), so that a package whose
-// launcher file is missing or out of date can still be built to make it.
-// Files of the package that call its own launchers must carry the same
-// constraint.
+// The driver program compiles, of the package, only what Kernels needs
+// (KernelSources, given to the go command as an overlay): the launcher
+// file is left out, and so is every declaration that calls a launcher, so
+// that a package whose launcher file is missing or out of date can still be
+// built to make it. The package's files call its launchers like any other
+// Go code, with no build constraint.
 //
 // Launchers are named after their kernels with the first letter of each
 // part upper-cased (histogram: Histogram, shift_by: ShiftBy); their

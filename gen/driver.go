@@ -76,23 +76,25 @@ func (p Package) generate(kernels func() []*dsl.Kernel, stdout io.Writer) error 
 			return err
 		}
 	}
+	report := Report{Of: "package " + p.Path}
+	defer func() { report.Print(stdout) }()
 	for _, pl := range placed {
 		written, err := pl.files.Write(pl.dir, p.MadeBy())
-		for _, path := range written {
-			fmt.Fprintln(stdout, path)
-		}
+		report.Wrote = append(report.Wrote, written...)
+		report.Unchanged += len(pl.files) - len(written)
 		if err != nil {
 			return err
 		}
 	}
-	if err := files.RemoveStale(cudaDir, p.MadeBy()); err != nil {
+	removed, err := files.RemoveStale(cudaDir, p.MadeBy())
+	report.Removed = removed
+	if err != nil || sameFolder(cudaDir, p.Dir) {
 		return err
 	}
-	if !sameFolder(cudaDir, p.Dir) {
-		// the .cu files an earlier run wrote beside the package's Go files
-		return Files{}.RemoveStale(p.Dir, p.MadeBy())
-	}
-	return nil
+	// the .cu files an earlier run wrote beside the package's Go files
+	removed, err = Files{}.RemoveStale(p.Dir, p.MadeBy())
+	report.Removed = append(report.Removed, removed...)
+	return err
 }
 
 // sameFolder reports whether a and b name one folder, through links too.

@@ -11,6 +11,7 @@ import (
 	"github.com/obsidian-go/obsidian/examples/histogram"
 	"github.com/obsidian-go/obsidian/examples/reduce"
 	"github.com/obsidian-go/obsidian/examples/reverse"
+	"github.com/obsidian-go/obsidian/examples/saxpy"
 	"github.com/obsidian-go/obsidian/examples/scan"
 	"github.com/obsidian-go/obsidian/examples/vecadd"
 	"github.com/obsidian-go/obsidian/gen"
@@ -30,6 +31,7 @@ func TestExamplesUpToDate(t *testing.T) {
 		{"scan", scan.Kernels},
 		{"histogram", histogram.Kernels},
 		{"countsort", countsort.Kernels},
+		{"saxpy", saxpy.Kernels},
 	} {
 		p := gen.Package{Name: ex.name, Path: "github.com/obsidian-go/obsidian/examples/" + ex.name, Dir: filepath.Join("..", "examples", ex.name)}
 		kernels, err := gen.Build(ex.kernels())

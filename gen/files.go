@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -165,24 +166,57 @@ func firstLines(text []byte, n int) string {
 // RemoveStale removes the .cu files of dir that madeBy made and that files
 // does not hold: those of kernels a package no longer has. Files made by
 // anything else (another package, obsgen emit, a person) are left alone.
-func (files Files) RemoveStale(dir, madeBy string) error {
+// It returns the paths removed.
+func (files Files) RemoveStale(dir, madeBy string) ([]string, error) {
 	old, err := filepath.Glob(filepath.Join(dir, "*.cu"))
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var removed []string
 	for _, path := range old {
 		if _, keep := files[filepath.Base(path)]; keep {
 			continue
 		}
 		content, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			return removed, err
 		}
 		if bytes.HasPrefix(content, []byte(madeByLines(madeBy))) {
 			if err := os.Remove(path); err != nil {
-				return err
+				return removed, err
 			}
+			removed = append(removed, path)
 		}
 	}
-	return nil
+	return removed, nil
+}
+
+// Report is what writing generated files did, for the person who asked.
+type Report struct {
+	Of        string   // whose files they are: a package, a folder
+	Wrote     []string // the paths of the files written
+	Removed   []string // the paths of the stale files removed
+	Unchanged int      // how many files were up to date already
+}
+
+// Print prints r to w: "wrote PATH" for every file written, "removed PATH"
+// for every stale file removed, then how many files were up to date, or
+// that nothing changed.
+func (r Report) Print(w io.Writer) {
+	for _, path := range r.Wrote {
+		fmt.Fprintln(w, "wrote", path)
+	}
+	for _, path := range r.Removed {
+		fmt.Fprintln(w, "removed", path, "(its kernel is gone)")
+	}
+	files := "files"
+	if r.Unchanged == 1 {
+		files = "file"
+	}
+	switch {
+	case len(r.Wrote)+len(r.Removed) == 0:
+		fmt.Fprintf(w, "%s: nothing changed, %d generated %s up to date\n", r.Of, r.Unchanged, files)
+	case r.Unchanged > 0:
+		fmt.Fprintf(w, "%s: %d more generated %s up to date\n", r.Of, r.Unchanged, files)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,8 +97,12 @@ func TestRemoveStaleRemovesOnlyItsOwnFiles(t *testing.T) {
 	for name, content := range files {
 		writeFile(t, dir, name, content)
 	}
-	if err := (Files{"kept.cu": nil}).RemoveStale(dir, mine); err != nil {
+	removed, err := (Files{"kept.cu": nil}).RemoveStale(dir, mine)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(dir, "stale.cu")}; !slices.Equal(removed, want) {
+		t.Errorf("RemoveStale returned %q, want %q", removed, want)
 	}
 	for name := range files {
 		_, err := os.Stat(filepath.Join(dir, name))
@@ -129,13 +134,16 @@ func TestMainWritesIntoTheFolders(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(pkgDir, "gone.cu")); !os.IsNotExist(err) {
 		t.Errorf("the stale .cu file of the package folder was kept (%v)", err)
 	}
-	if got := stdout.String(); got != filepath.Join(cuDir, "scale.cu")+"\n"+filepath.Join(pkgDir, "p_launch.go")+"\n" {
-		t.Errorf("printed %q", got)
+	want := "wrote " + filepath.Join(cuDir, "scale.cu") + "\nwrote " + filepath.Join(pkgDir, "p_launch.go") +
+		"\nremoved " + filepath.Join(pkgDir, "gone.cu") + " (its kernel is gone)\n"
+	if got := stdout.String(); got != want {
+		t.Errorf("printed %q, want %q", got, want)
 	}
-	// A second run writes nothing.
+	// A second run writes nothing, and says so.
 	stdout.Reset()
-	if code := Main(kernels, p, &stdout, &stderr); code != 0 || stdout.Len() != 0 {
-		t.Errorf("second run: exit status %d, printed %q", code, stdout.String())
+	want = "package example.com/p: nothing changed, 2 generated files up to date\n"
+	if code := Main(kernels, p, &stdout, &stderr); code != 0 || stdout.String() != want {
+		t.Errorf("second run: exit status %d, printed %q, want %q", code, stdout.String(), want)
 	}
 }
 

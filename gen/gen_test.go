@@ -59,7 +59,7 @@ func TestLauncherFile(t *testing.T) {
 	src := string(files["p_launch.go"])
 	for _, want := range []string{
 		Header + "\n// Made by a test.\n",
-		"//go:build !obsgen\n\npackage p\n",
+		"// Made by a test.\n\npackage p\n",
 		"func CopyAll(dev runtime.Device, cfg runtime.LaunchConfig, in *runtime.Buffer[uint32], out *runtime.Buffer[uint32]) error",
 		"Kernels:     Kernels,",
 		"launch.Blocks(",

@@ -16,13 +16,6 @@ const (
 	irPath      = "github.com/obsidian-go/obsidian/ir"
 )
 
-// BuildTag is the build tag the driver program of obsgen run is built
-// with. A launcher file is excluded from that build, so that a package whose
-// launcher file is missing or out of date can still be built to make it;
-// files of the package that call its launchers must carry the constraint
-// `//go:build !obsgen` too.
-const BuildTag = "obsgen"
-
 // LauncherFileName returns the name of the launcher file of package pkg.
 func LauncherFileName(pkg string) string { return pkg + "_launch.go" }
 
@@ -45,8 +38,6 @@ func LauncherFile(s Scope, madeBy string, kernels []Printed) ([]byte, error) {
 	f := jen.NewFile(s.Name)
 	f.HeaderComment(Header)
 	f.HeaderComment(madeByComment(madeBy))
-	f.HeaderComment("")
-	f.HeaderComment("//go:build !" + BuildTag)
 	reserved := setOf("dev cfg fault")
 	for _, path := range importPaths {
 		alias := path[strings.LastIndex(path, "/")+1:]

@@ -121,15 +121,20 @@ func TestBadInputCatalogue(t *testing.T) {
 			return []string{"run", "-o", filepath.Join(aFile, "cu"), newPackage(t, map[string]string{"k.go": kernelsFile("p", []string{"scale"}, "")})}
 		}, true, 1, "not a directory"},
 		{"run: a kernel that does not build", args("run", filepath.Join("testdata", "bad")), true, 1, filepath.Join("testdata", "bad", "kernels.go") + ":14"},
+		{"run: a file that does not parse", pkg(map[string]string{"k.go": kernelsFile("p", []string{"scale"}, ""), "bad.go": "package p\n\nfunc broken( {\n"}), true, 1,
+			"bad.go:3:14: expected ')', found '{'"},
+		{"run: Kernels calls a launcher", pkg(map[string]string{"k.go": strings.Replace(kernelsFile("p", []string{"scale"}, ""), "{ return", "{ _ = Scale; return", 1)}), true, 1,
+			"k.go:6:36: undefined: Scale"},
 		{"run: package that does not compile with its launchers", pkg(map[string]string{
 			"k.go":   kernelsFile("p", []string{"scale"}, ""),
-			"use.go": "//go:build !obsgen\n\npackage p\n\nvar _ = Scale(nil)\n",
+			"use.go": "package p\n\nvar _ = Scale(nil)\n",
 		}), true, 1, "it does not compile with them"},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			if row.needGo {
 				needGo(t)
+				t.Parallel() // the go command's work, mostly waiting on files and processes
 			}
 			deadline := 20 * time.Second
 			if row.needGo {

@@ -13,14 +13,19 @@
 //
 // and carries the line
 //
-//	//go:generate go run github.com/obsidian-go/obsidian/cmd/obsgen run .
+//	//go:generate go tool obsgen run .
 //
-// gets <kernel>.cu for each of its kernels and <package>_launch.go, a typed
+// (with the line `tool github.com/obsidian-go/obsidian/cmd/obsgen` in its
+// go.mod, which `go get -tool github.com/obsidian-go/obsidian/cmd/obsgen`
+// adds) gets <kernel>.cu for each of its kernels and <package>_launch.go, a typed
 // launcher per kernel, from `go generate` (see package gen). obsgen run
 // fails, writing nothing, when a name the launchers would take is taken
 // (a kernel called kernels, a package function called like a launcher)
 // or a file in the way was not generated for the package; after writing
-// it builds the package and fails if it does not compile.
+// it builds the package and fails if it does not compile. The package's
+// other files may call the launchers: obsgen compiles only what Kernels
+// needs to make them. obsgen emit and run print every file they write and
+// remove, and say when nothing changed.
 //
 // Exit status: 0 on success (and for -h), 2 for a bad command line, 1 for
 // any other failure.

@@ -132,12 +132,12 @@ func emitCommand(fs *flag.FlagSet) string {
 	return strings.Join(append(parts, fs.Args()...), " ")
 }
 
-// writeFiles writes files into dir and prints the paths written. It
-// replaces files that obsgen generated, never others.
+// writeFiles writes files into dir and prints what it wrote. It replaces
+// files that obsgen generated, never others.
 func writeFiles(files gen.Files, dir string, stdout io.Writer) error {
 	written, err := files.Write(dir, "")
-	for _, path := range written {
-		fmt.Fprintln(stdout, path)
+	if err == nil {
+		gen.Report{Of: dir, Wrote: written, Unchanged: len(files) - len(written)}.Print(stdout)
 	}
 	return err
 }

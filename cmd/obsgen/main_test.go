@@ -116,6 +116,7 @@ func TestEmitThreadsAndLaunchers(t *testing.T) {
 // package's file and line.
 func TestRunReportsMistakeAtUserLine(t *testing.T) {
 	needGo(t)
+	t.Parallel()
 	code, _, stderr := obsgen("run", filepath.Join("testdata", "bad"))
 	if code != 1 {
 		t.Errorf("exit status %d, want 1", code)
@@ -128,7 +129,7 @@ func TestRunReportsMistakeAtUserLine(t *testing.T) {
 // TestRunWritesFilesThatVet generates a copy of a good package inside the
 // module and checks the files are there and the package vets.
 func TestRunWritesFilesThatVet(t *testing.T) {
-	needGo(t)
+	needGo(t) // not parallel: no other run's driver folder may be in the module
 	dir, err := os.MkdirTemp("testdata", "good-")
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +166,32 @@ func TestRunWritesFilesThatVet(t *testing.T) {
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".obsgen-driver-") {
 			t.Errorf("the driver's folder %s was left behind", e.Name())
+		}
+	}
+}
+
+// TestEmitSaysWhatItWrote emits two kernels, then again, then after one
+// file changed: obsgen must list the files it wrote and say when the others
+// (or all) were up to date.
+func TestEmitSaysWhatItWrote(t *testing.T) {
+	dir := t.TempDir()
+	rev, hist := filepath.Join(dir, "rev256.cu"), filepath.Join(dir, "histogram.cu")
+	for _, c := range []struct {
+		before func()
+		want   string
+	}{
+		{func() {}, "wrote " + hist + "\nwrote " + rev + "\n"},
+		{func() {}, dir + ": nothing changed, 2 generated files up to date\n"},
+		{func() {
+			if err := os.WriteFile(rev, []byte(catalog.Header+"\n// Made by obsgen emit rev256.\nold\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "wrote " + rev + "\n" + dir + ": 1 more generated file up to date\n"},
+	} {
+		c.before()
+		code, stdout, stderr := obsgen("emit", "-o", dir, "rev256", "histogram")
+		if code != 0 || stdout != c.want {
+			t.Errorf("obsgen emit: exit status %d, printed %q, want %q; stderr:\n%s", code, stdout, c.want, stderr)
 		}
 	}
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,12 +24,16 @@ defaults to PKGDIR; several packages may share one: each removes only the
 stale .cu files it made). obsgen writes a driver program that imports the
 package into a temporary folder of its module, runs it with "go run" and
 removes it, then checks that the package compiles with its new files.
+The driver compiles only what Kernels needs of the package, so its other
+files may call the launchers, even while they are missing or out of date.
 A kernel that fails to build is reported at the Go line that built it; a
 name the launchers would take that the package has already (a kernel
 called kernels, a function called launch) is reported with the fix.
 Meant for a go:generate line in the package:
 
-  //go:generate go run github.com/obsidian-go/obsidian/cmd/obsgen run .`
+  //go:generate go tool obsgen run .
+
+with obsgen a tool of the module (go get -tool github.com/obsidian-go/obsidian/cmd/obsgen).`
 
 func runPackage(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", runSynopsis)
@@ -45,46 +51,72 @@ func runPackage(args []string, stdout, stderr io.Writer) error {
 	if strings.Contains(pkgDir, "...") {
 		return usageError(fs, stderr, "%s is a pattern: name one package folder", pkgDir)
 	}
-	pkg, module, err := describe(pkgDir)
+	l, err := describe(pkgDir)
 	if err != nil {
 		return err
 	}
 	if *out != "" {
-		if pkg.CUDADir, err = filepath.Abs(*out); err != nil {
+		if l.pkg.CUDADir, err = filepath.Abs(*out); err != nil {
 			return err
 		}
 	}
-	if err := checkKernelsFunc(pkg); err != nil {
+	if err := checkKernelsFunc(l.pkg); err != nil {
 		return err
 	}
-	if err := runDriver(pkg, module, stdout, stderr); err != nil {
+	if err := runDriver(l, stdout, stderr); err != nil {
 		return err
 	}
-	return checkCompiles(pkg)
+	return checkCompiles(l.pkg)
 }
 
-// describe returns the package in dir and the root folder of its module,
-// as the go command sees them.
-func describe(dir string) (gen.Package, string, error) {
-	cmd := exec.Command("go", "list", "-json=Name,ImportPath,Dir,Module", ".")
+// listed is what the go command says of the package in a folder.
+type listed struct {
+	pkg    gen.Package
+	module string   // the root folder of its module
+	files  []string // the Go files it builds from (not its tests'), absolute
+	// importNames maps the import path of each package it depends on to
+	// that package's name.
+	importNames map[string]string
+}
+
+// describe returns the package in dir as the go command sees it.
+func describe(dir string) (listed, error) {
+	cmd := exec.Command("go", "list", "-deps", "-json=Name,ImportPath,Dir,Module,GoFiles,DepOnly", ".")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	listed, err := cmd.Output()
+	out, err := cmd.Output()
 	if err != nil {
-		return gen.Package{}, "", fmt.Errorf("%s: no Go package there: %v\n%s", dir, err, stderr.Bytes())
+		return listed{}, fmt.Errorf("%s: no Go package there: %v\n%s", dir, err, stderr.Bytes())
 	}
-	var p struct {
-		Name, ImportPath, Dir string
-		Module                *struct{ Dir string }
+	l := listed{importNames: map[string]string{}}
+	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
+		var p struct {
+			Name, ImportPath, Dir string
+			Module                *struct{ Dir string }
+			GoFiles               []string
+			DepOnly               bool
+		}
+		if err := dec.Decode(&p); err != nil {
+			return listed{}, fmt.Errorf("%s: reading go list's answer: %v", dir, err)
+		}
+		l.importNames[p.ImportPath] = p.Name
+		if p.DepOnly {
+			continue
+		}
+		if p.Module == nil {
+			return listed{}, fmt.Errorf("%s: the package is in no module", dir)
+		}
+		l.pkg = gen.Package{Name: p.Name, Path: p.ImportPath, Dir: p.Dir}
+		l.module = p.Module.Dir
+		for _, f := range p.GoFiles {
+			l.files = append(l.files, filepath.Join(p.Dir, f))
+		}
 	}
-	if err := json.Unmarshal(listed, &p); err != nil {
-		return gen.Package{}, "", fmt.Errorf("%s: reading go list's answer: %v", dir, err)
+	if l.module == "" {
+		return listed{}, fmt.Errorf("%s: go list did not describe the package", dir)
 	}
-	if p.Module == nil {
-		return gen.Package{}, "", fmt.Errorf("%s: the package is in no module", dir)
-	}
-	return gen.Package{Name: p.Name, Path: p.ImportPath, Dir: p.Dir}, p.Module.Dir, nil
+	return l, nil
 }
 
 // checkKernelsFunc checks that the package declares Kernels outside its
@@ -100,14 +132,17 @@ func checkKernelsFunc(pkg gen.Package) error {
 	return nil
 }
 
-// runDriver writes the driver program of pkg into a temporary folder of
-// module, runs it and removes it.
-func runDriver(pkg gen.Package, module string, stdout, stderr io.Writer) error {
-	src, err := gen.DriverFile(pkg)
+// runDriver writes the driver program of l's package into a temporary
+// folder of its module, runs it and removes it. The package is compiled
+// for it with only what its Kernels function needs (gen.KernelSources), so
+// that its launcher file, which may be missing or out of date, and
+// whatever calls it are left out.
+func runDriver(l listed, stdout, stderr io.Writer) error {
+	src, err := gen.DriverFile(l.pkg)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(module, ".obsgen-driver-")
+	tmp, err := os.MkdirTemp(l.module, ".obsgen-driver-")
 	if err != nil {
 		return fmt.Errorf("writing the driver program into the module's folder: %w", err)
 	}
@@ -116,13 +151,64 @@ func runDriver(pkg gen.Package, module string, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(main, src, 0o644); err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "run", "-tags", gen.BuildTag, main)
-	cmd.Dir = module
+	overlay, err := writeOverlay(l, tmp)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "run", "-overlay", overlay, main)
+	cmd.Dir = l.module
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("generating the files of package %s (%s) failed: %v", pkg.Path, pkg.Dir, err)
+		return fmt.Errorf("generating the files of package %s (%s) failed: %v", l.pkg.Path, l.pkg.Dir, err)
 	}
 	return nil
+}
+
+// writeOverlay writes into tmp the sources of l's package that the driver
+// compiles, and the go command's overlay file that puts them in place of
+// the package's files, and returns the overlay file's path.
+func writeOverlay(l listed, tmp string) (string, error) {
+	files := map[string][]byte{}
+	launcher := filepath.Join(l.pkg.Dir, gen.LauncherFileName(l.pkg.Name))
+	for _, path := range append(l.files, launcher) {
+		src, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) && path == launcher {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		files[path] = src
+	}
+	sources, err := gen.KernelSources(l.pkg.Name, files, l.importNames)
+	if err != nil {
+		return "", fmt.Errorf("package %s (%s): %w", l.pkg.Path, l.pkg.Dir, err)
+	}
+	replace := map[string]string{}
+	for path, src := range sources {
+		if src == nil {
+			replace[path] = "" // left out
+			continue
+		}
+		f, err := os.CreateTemp(tmp, "*-"+filepath.Base(path))
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(src)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return "", err
+		}
+		replace[path] = f.Name()
+	}
+	overlay, err := json.Marshal(struct{ Replace map[string]string }{replace})
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(tmp, "overlay.json")
+	return path, os.WriteFile(path, overlay, 0o644)
 }
 
 // checkCompiles builds the package with its new launcher file.

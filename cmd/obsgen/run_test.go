@@ -1,8 +1,8 @@
 package main
 
 import (
+	"fmt"
 	"os"
-
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,9 +14,10 @@ import (
 // package must compile, with a file that calls the launchers.
 func TestRunRenamesImportsThePackageDeclares(t *testing.T) {
 	needGo(t)
+	t.Parallel()
 	dir := newPackage(t, map[string]string{
 		"k.go":   kernelsFile("p", []string{"scale", "func", "go", "chan"}, "\nfunc launch() {}\n\ntype ir struct{}\n\nvar runtime, math = 1, 2\n"),
-		"use.go": "//go:build !obsgen\n\npackage p\n\nvar _ = []any{Scale, Func, Go, Chan}\n",
+		"use.go": "package p\n\nvar _ = []any{Scale, Func, Go, Chan}\n",
 	})
 	if code, _, stderr := obsgen("run", dir); code != 0 {
 		t.Fatalf("obsgen run: exit status %d:\n%s", code, stderr)
@@ -41,6 +42,7 @@ func TestRunRenamesImportsThePackageDeclares(t *testing.T) {
 // obsgen emit's and a person's alone, and remove only its own stale ones.
 func TestRunSharedCUDAFolder(t *testing.T) {
 	needGo(t)
+	t.Parallel()
 	shared := t.TempDir()
 	p := newPackage(t, map[string]string{"k.go": kernelsFile("p", []string{"scale"}, "")})
 	q := newPackage(t, map[string]string{"k.go": kernelsFile("q", []string{"twice", "thrice"}, "")})
@@ -88,3 +90,77 @@ func TestRunSharedCUDAFolder(t *testing.T) {
 		t.Errorf("twice.cu of package q was replaced:\n%.300s", content)
 	}
 }
+
+// TestRunPackageThatCallsItsLaunchers generates the files of packages
+// whose own files call the launchers, with no build constraint, before
+// the launcher file exists, while it is out of date (a kernel renamed)
+// and from the very file that declares Kernels: each run must succeed and
+// the package must then compile.
+func TestRunPackageThatCallsItsLaunchers(t *testing.T) {
+	needGo(t)
+	t.Parallel()
+	const use = "\npackage p\n\nimport \"github.com/obsidian-go/obsidian/runtime\"\n\n" +
+		"// Copy copies in to out on dev.\nfunc Copy(dev runtime.Device, in, out *runtime.Buffer[uint32]) error {\n" +
+		"\treturn %s(dev, runtime.LaunchConfig{}, in, out)\n}\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+	}{
+		{"no launcher file yet", map[string]string{
+			"k.go":   kernelsFile("p", []string{"scale"}, ""),
+			"use.go": fmt.Sprintf(use, "Scale"),
+		}},
+		{"one file", map[string]string{"k.go": oneFile}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := newPackage(t, c.files)
+			if code, _, stderr := obsgen("run", dir); code != 0 {
+				t.Fatalf("obsgen run: exit status %d:\n%s", code, stderr)
+			}
+			if err := goBuild(dir); err != nil {
+				t.Errorf("the package does not compile: %v", err)
+			}
+		})
+	}
+	t.Run("launcher file of a renamed kernel", func(t *testing.T) {
+		t.Parallel()
+		dir := newPackage(t, map[string]string{"k.go": kernelsFile("p", []string{"old"}, "")})
+		if code, _, stderr := obsgen("run", dir); code != 0 {
+			t.Fatalf("obsgen run: exit status %d:\n%s", code, stderr)
+		}
+		for name, src := range map[string]string{"k.go": kernelsFile("p", []string{"scale"}, ""), "use.go": fmt.Sprintf(use, "Scale")} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, stdout, stderr := obsgen("run", dir)
+		if code != 0 {
+			t.Fatalf("obsgen run after the rename: exit status %d:\n%s", code, stderr)
+		}
+		if !strings.Contains(stdout, filepath.Join(dir, "old.cu")+" (its kernel is gone)") {
+			t.Errorf("obsgen run does not say it removed old.cu:\n%s", stdout)
+		}
+		if err := goBuild(dir); err != nil {
+			t.Errorf("the package does not compile: %v", err)
+		}
+	})
+}
+
+// oneFile is a package of one file that declares Kernels and calls the
+// launcher of its kernel.
+const oneFile = `package p
+
+import (
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// Copy copies in to out on dev.
+func Copy(dev runtime.Device, in, out *runtime.Buffer[uint32]) error {
+	return Scale(dev, runtime.LaunchConfig{}, in, out)
+}
+
+// Kernels returns the package's kernels.
+func Kernels() []*dsl.Kernel { return []*dsl.Kernel{copyKernel("scale")} }
+` + copyKernelSource

@@ -1,5 +1,3 @@
-//go:build !obsgen
-
 package countsort
 
 import (

@@ -1,3 +1,3 @@
 package histogram
 
-//go:generate go run ../../cmd/obsgen run .
+//go:generate go tool obsgen run .

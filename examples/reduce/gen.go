@@ -1,3 +1,3 @@
 package reduce
 
-//go:generate go run ../../cmd/obsgen run .
+//go:generate go tool obsgen run .

@@ -1,5 +1,3 @@
-//go:build !obsgen
-
 package reduce
 
 import "github.com/obsidian-go/obsidian/runtime"

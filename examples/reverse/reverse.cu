@@ -10,7 +10,7 @@ extern "C" __global__ void __launch_bounds__(256) reverse(const unsigned int* in
     unsigned int bid = (unsigned int)bid_;
     {
       unsigned int tid = threadIdx.x;
-      sh[tid] = ((bid << 8u) + tid < input_len ? input[(bid << 8u) + tid] : 0u);
+      sh[tid] = ((bid << 8u) + (255u - tid) < input_len ? input[input_len - 1u - ((bid << 8u) + (255u - tid))] : 0u);
     }
     __syncthreads();
     {

@@ -1,3 +1,3 @@
 package scan
 
-//go:generate go run ../../cmd/obsgen run .
+//go:generate go tool obsgen run .

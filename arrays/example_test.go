@@ -1,0 +1,92 @@
+package arrays_test
+
+import (
+	"fmt"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// fan adds the last element of the first half of a to every element of
+// its second half: one step of Sklansky's prefix sum.
+func fan(a arrays.Pull[uint32]) arrays.Pull[uint32] {
+	a1, a2 := arrays.Halve(a)
+	last := arrays.Last(a1)
+	return arrays.Append(a1, arrays.Map(a2, func(x dsl.U32) dsl.U32 { return x.Add(last) }))
+}
+
+// The prefix sums of every block of 32 elements, Sklansky's way: five
+// steps, the first applying fan to every pair, the last to the whole
+// block, each written to shared memory by Compute (which ends with the
+// block's barrier) for the next to read.
+func Example() {
+	const logBlock = 5
+	k := dsl.NewKernel("scan32", 1<<logBlock)
+	in, out := dsl.Input[uint32](k, "in"), dsl.Output[uint32](k, "out")
+	k.Body(func(g *dsl.Grid) {
+		blocks := arrays.SplitUp(1<<logBlock, dsl.N(0), arrays.FromArray(in)) // a last partial block padded with 0
+		arrays.WriteTo(g, out, arrays.MapBlocks(blocks, 1<<logBlock,
+			func(b *dsl.Block, _ dsl.U32, a arrays.Pull[uint32]) arrays.Push[*dsl.Block, uint32] {
+				for i := 0; i < logBlock; i++ {
+					a = arrays.Compute(b, arrays.BinSplit(logBlock-1-i, fan, a))
+				}
+				return arrays.ToPush[*dsl.Block](a)
+			}))
+	})
+	kernel, err := k.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	dev := runtime.CPU()
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ones := make([]uint32, 40)
+	for i := range ones {
+		ones[i] = 1
+	}
+	inb, _ := runtime.FromSlice(dev, ones)
+	outb, _ := runtime.Alloc[uint32](dev, len(ones))
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, inb, outb); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(outb.ToSlice())
+	// Output: [1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 1 2 3 4 5 6 7 8] <nil>
+}
+
+// Pull arrays compose as index functions: this chain reads each output
+// element straight from the input, with no array in between.
+func ExampleReverse() {
+	k := dsl.NewKernel("evensBackwards", 32)
+	in, out := dsl.Input[uint32](k, "in"), dsl.Output[uint32](k, "out")
+	k.Body(func(g *dsl.Grid) {
+		evens, _ := arrays.Halve(arrays.Unriffle(arrays.FromArray(in))) // the elements at even indices
+		doubled := arrays.Map(arrays.Reverse(evens), func(x dsl.U32) dsl.U32 { return x.Mul(dsl.N(2)) })
+		arrays.WriteTo(g, out, arrays.ToPush[*dsl.Grid](doubled))
+	})
+	kernel, err := k.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dev := runtime.CPU()
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	inb, _ := runtime.FromSlice(dev, []uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	outb, _ := runtime.Alloc[uint32](dev, 5)
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, inb, outb); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(outb.ToSlice())
+	// Output: [16 12 8 4 0] <nil>
+}
