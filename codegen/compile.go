@@ -10,7 +10,7 @@ func Compile(k *ir.Kernel, t Target) (*ir.Kernel, error) {
 		return nil, err
 	}
 	c := deepCopy(k)
-	simplify(c)
+	simplifyKernel(c)
 	l := layout(c)
 	if err := l.check(c, t); err != nil {
 		return nil, err

@@ -76,26 +76,31 @@ func operatorKernel(t ir.Type) *ir.Kernel {
 	params = append(params, in)
 	i, x, y := v("i", ir.Uint32), v("x", t), v("y", t)
 	body := []ir.Stmt{decl(x, load(in, i, 11), 11), decl(y, load(in, bin(ir.Xor, i, u32(1)), 12), 12)}
-	for op := ir.Add; op <= ir.Ge; op++ {
-		if !operatorApplies(op, t) {
-			continue
+	// every operation of the table on t, its result converted back to t
+	apply := func(o *ir.Operation, e ir.Expr) {
+		if o.FaultsFor(t) == ir.CountFault {
+			b := e.(*ir.Binary)
+			b.Y = bin(ir.And, b.Y, val(ir.UintValue(t, uint64(t.Bits()-1))))
 		}
-		e := ir.Expr(bin(op, x, y))
-		if op == ir.Shl || op == ir.Shr {
-			e = bin(op, x, bin(ir.And, y, val(ir.UintValue(t, 7))))
-		}
-		if op.IsComparison() {
-			e = &ir.Select{Cond: e, Then: x, Else: y}
+		if e.Type() != t {
+			e = &ir.Convert{To: t, X: e}
 		}
 		body = append(body, &ir.Assign{Var: x, Value: e, Pos: at(13)})
 	}
-	switch {
-	case t == ir.Bool:
-		body = append(body, &ir.Assign{Var: x, Value: &ir.Unary{Op: ir.Not, X: x}, Pos: at(14)})
-	case t.IsInteger():
-		body = append(body, &ir.Assign{Var: x, Value: &ir.Unary{Op: ir.Not, X: &ir.Unary{Op: ir.Neg, X: x}}, Pos: at(14)})
-	default:
-		body = append(body, &ir.Assign{Var: x, Value: &ir.Unary{Op: ir.Neg, X: x}, Pos: at(14)})
+	for _, op := range ir.UnOps() {
+		if o := op.Operation(); o.Types.Has(t) {
+			apply(o, &ir.Unary{Op: op, X: x})
+		}
+	}
+	for _, op := range ir.BinOps() {
+		if o := op.Operation(); o.Types.Has(t) {
+			apply(o, bin(op, x, y))
+		}
+	}
+	for _, op := range ir.TernOps() {
+		if o := op.Operation(); o.Types.Has(t) {
+			apply(o, &ir.Ternary{Op: op, X: x, Y: y, Z: bin(ir.Xor, x, y)})
+		}
 	}
 	for _, c := range awkwardConstants(t) {
 		body = append(body, &ir.Assign{Var: y, Value: bin(ir.Eq, y, val(c)), Pos: at(15)})
@@ -116,15 +121,7 @@ func operatorKernel(t ir.Type) *ir.Kernel {
 }
 
 // operatorApplies reports whether verify accepts op on t.
-func operatorApplies(op ir.BinOp, t ir.Type) bool {
-	switch op {
-	case ir.And, ir.Or, ir.Xor:
-		return t.IsInteger() || t == ir.Bool
-	case ir.Shl, ir.Shr:
-		return t.IsInteger()
-	}
-	return op.IsComparison() || t.IsNumeric()
-}
+func operatorApplies(op ir.BinOp, t ir.Type) bool { return op.Operation().Types.Has(t) }
 
 // awkwardConstants are the constants of t whose printing is not obvious.
 func awkwardConstants(t ir.Type) []ir.Value {

@@ -27,6 +27,16 @@ __obs_fn int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
 __obs_fn double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
 __obs_fn long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
 
+// Float to integer conversions: truncated toward zero, saturating, NaN to 0.
+__obs_fn int __float2int_rz(float x) { return __nvvm_f2i_rz(x); }
+__obs_fn unsigned int __float2uint_rz(float x) { return __nvvm_f2ui_rz(x); }
+__obs_fn long long __float2ll_rz(float x) { return __nvvm_f2ll_rz(x); }
+__obs_fn unsigned long long __float2ull_rz(float x) { return __nvvm_f2ull_rz(x); }
+__obs_fn int __double2int_rz(double x) { return __nvvm_d2i_rz(x); }
+__obs_fn unsigned int __double2uint_rz(double x) { return __nvvm_d2ui_rz(x); }
+__obs_fn long long __double2ll_rz(double x) { return __nvvm_d2ll_rz(x); }
+__obs_fn unsigned long long __double2ull_rz(double x) { return __nvvm_d2ull_rz(x); }
+
 // Integer min and max, overloaded as in CUDA.
 #define __OBS_MINMAX(T)                                  \
   __obs_fn T min(T a, T b) { return a < b ? a : b; }     \

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/obsidian-go/obsidian/ir"
@@ -35,6 +36,9 @@ func (p *printer) line(format string, args ...any) {
 func (p *printer) kernel() {
 	k := p.k
 	p.line("// %s: %d threads per block, %d bytes of shared memory", k.Name, k.Threads, k.SharedBytes)
+	for _, h := range helpers(k) {
+		p.line("%s", h)
+	}
 	var params []string
 	for _, prm := range k.Params {
 		if a := prm.Array; a != nil {
@@ -197,4 +201,44 @@ func assigned(body []ir.Stmt, v *ir.Var) bool {
 		return !found
 	})
 	return found
+}
+
+// helpers returns the C definitions of the helper functions the operations
+// of k call (Spelling.Helper), each once, sorted.
+func helpers(k *ir.Kernel) []string {
+	set := map[string]bool{}
+	visit := func(e ir.Expr) {
+		var o *ir.Operation
+		switch e := e.(type) {
+		case *ir.Unary:
+			o = e.Op.Operation()
+		case *ir.Binary:
+			o = e.Op.Operation()
+		case *ir.Ternary:
+			o = e.Op.Operation()
+		}
+		if sp, ok := spelling(o, firstOperand(e)); ok && sp.Helper != "" {
+			set[sp.Helper] = true
+		}
+	}
+	ir.WalkStmts(k.Body, func(s ir.Stmt) bool {
+		for _, e := range ir.Exprs(s) {
+			ir.WalkExpr(e, visit)
+		}
+		return true
+	})
+	var out []string
+	for h := range set {
+		out = append(out, h)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// firstOperand returns the first operand of an operation, or e itself.
+func firstOperand(e ir.Expr) ir.Expr {
+	if c := ir.Children(e); len(c) > 0 {
+		return c[0]
+	}
+	return e
 }

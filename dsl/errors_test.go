@@ -100,7 +100,17 @@ func TestWrongProgramsNameTheUsersLine(t *testing.T) {
 			return threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				out.Store(t, i, in.At(i).Div(dsl.N(0))) // bad: division by constant zero
 			})
-		}, "division by constant zero"},
+		}, "Div of a uint32 by constant 0: integer division or remainder by zero"},
+		{"shift by a folded constant", func() *dsl.Kernel {
+			return threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				out.Store(t, i, in.At(i).Shl(dsl.N(16).Add(dsl.N(16)))) // bad: shift by a folded constant
+			})
+		}, "Shl of a uint32 by constant 32: shift count negative or not below the bit width"},
+		{"remainder by a folded zero", func() *dsl.Kernel {
+			return threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				out.Store(t, i, in.At(i).Rem(dsl.N(3).Sub(dsl.N(3)))) // bad: remainder by a folded zero
+			})
+		}, "Rem of a uint32 by constant 0"},
 		{"two parameters of one name", func() *dsl.Kernel {
 			k := dsl.NewKernel("twice", 256)
 			a := dsl.Input[uint32](k, "a")
@@ -133,7 +143,7 @@ func TestWrongProgramsNameTheUsersLine(t *testing.T) {
 				x := dsl.Lit[float32](1).Shl(dsl.Lit[float32](2)) // bad: shift of a float
 				out.Store(t, i, dsl.Cast[uint32](x))
 			})
-		}, "Shl of float32"},
+		}, "Shl on float32 values"},
 		{"Compute of a length that is not constant", func() *dsl.Kernel {
 			return copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
 				arrays.Compute(b, arrays.FromArray(in)) // bad: Compute of a length that is not constant

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/simplify"
 )
 
 // Scalar is the set of Go types an expression can have.
@@ -84,19 +85,6 @@ func invalid[T Scalar](msg string) Exp[T] {
 // DSL, which cannot report errors otherwise.
 func Invalid[T Scalar](msg string) Exp[T] { return invalid[T](msg) }
 
-// opAllowed says whether op applies to operands of type t.
-func opAllowed(op ir.BinOp, t ir.Type) bool {
-	switch op {
-	case ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max, ir.Lt, ir.Le, ir.Gt, ir.Ge:
-		return t.IsNumeric()
-	case ir.And, ir.Or, ir.Xor:
-		return t.IsInteger() || t == ir.Bool
-	case ir.Shl, ir.Shr:
-		return t.IsInteger()
-	}
-	return true
-}
-
 // Lit returns the constant v.
 func Lit[T Scalar](v T) Exp[T] {
 	t := TypeOf[T]()
@@ -141,25 +129,75 @@ func Const[T Number](v int64) Exp[T] {
 	return Exp[T]{&ir.Const{Value: ir.IntValue(t, v)}}
 }
 
-func (x Exp[T]) bin(op ir.BinOp, y Exp[T]) Exp[T] {
-	if t := TypeOf[T](); !opAllowed(op, t) {
-		return invalid[T](fmt.Sprintf("%v of %v values", op, t))
+// apply builds the operation o of the operator table on operands of type
+// A, giving an R, or an Invalid saying why o does not apply.
+func apply[R, A Scalar](o *ir.Operation, build func() ir.Expr) Exp[R] {
+	ts := make([]ir.Type, o.Arity)
+	for i := range ts {
+		ts[i] = TypeOf[A]()
 	}
-	return Exp[T]{&ir.Binary{Op: op, X: x.IR(), Y: y.IR()}}
+	rt, err := o.Check(ts...)
+	if err != nil {
+		return invalid[R](err.Error())
+	}
+	if rt != TypeOf[R]() {
+		return invalid[R](fmt.Sprintf("%s gives %v, not %v", o.Name, rt, TypeOf[R]()))
+	}
+	return Exp[R]{build()}
 }
 
-func (x Exp[T]) cmp(op ir.BinOp, y Exp[T]) Bool {
-	if t := TypeOf[T](); !opAllowed(op, t) {
-		return invalid[bool](fmt.Sprintf("%v of %v values", op, t))
-	}
-	return Bool{&ir.Binary{Op: op, X: x.IR(), Y: y.IR()}}
+func unary[R, A Scalar](op ir.UnOp, x Exp[A]) Exp[R] {
+	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Unary{Op: op, X: x.IR()} })
 }
 
-func constOf(e ir.Expr) (ir.Value, bool) {
-	if c, ok := e.(*ir.Const); ok {
-		return c.Value, true
+func binary[R, A Scalar](op ir.BinOp, x, y Exp[A]) Exp[R] {
+	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Binary{Op: op, X: x.IR(), Y: y.IR()} })
+}
+
+func ternary[R, A Scalar](op ir.TernOp, x, y, z Exp[A]) Exp[R] {
+	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Ternary{Op: op, X: x.IR(), Y: y.IR(), Z: z.IR()} })
+}
+
+func (x Exp[T]) bin(op ir.BinOp, y Exp[T]) Exp[T] { return binary[T](op, x, y) }
+
+func (x Exp[T]) cmp(op ir.BinOp, y Exp[T]) Bool { return binary[bool](op, x, y) }
+
+// faultCheck builds op, reporting a constant second operand that makes it
+// fail whatever the first (a division by zero, a shift count out of range)
+// where the expression is built.
+func (x Exp[T]) faultCheck(op ir.BinOp, y Exp[T]) Exp[T] {
+	t := TypeOf[T]()
+	if v, ok := smallConstant(y.IR()); ok && op.Operation().AlwaysFaults(t, v) {
+		_, fault, _ := op.Operation().Apply(ir.Value{T: t}, v)
+		return invalid[T](fmt.Sprintf("%v of a %v by constant %v: %v", op, t, v, fault))
 	}
-	return ir.Value{}, false
+	return x.bin(op, y)
+}
+
+// constantBudget bounds the size of an operand the DSL folds to look for a
+// constant, so that building an expression stays linear in its size.
+const constantBudget = 64
+
+// smallConstant returns the value of e when e is small and simplifies to a
+// constant.
+func smallConstant(e ir.Expr) (ir.Value, bool) {
+	if !smaller(e, constantBudget) {
+		return ir.Value{}, false
+	}
+	return simplify.Constant(e)
+}
+
+// smaller reports whether e has fewer than n nodes, looking at no more.
+func smaller(e ir.Expr, n int) bool {
+	stack := []ir.Expr{e}
+	for len(stack) > 0 {
+		if n--; n <= 0 {
+			return false
+		}
+		e, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		stack = append(stack, ir.Children(e)...)
+	}
+	return true
 }
 
 // Add returns x + y.
@@ -173,21 +211,11 @@ func (x Exp[T]) Mul(y Exp[T]) Exp[T] { return x.bin(ir.Mul, y) }
 
 // Div returns x / y (truncated toward zero for integers). Division by a
 // constant zero is reported as an error.
-func (x Exp[T]) Div(y Exp[T]) Exp[T] {
-	if v, ok := constOf(y.IR()); ok && v.T.IsInteger() && v.IsZero() {
-		return invalid[T]("division by constant zero")
-	}
-	return x.bin(ir.Div, y)
-}
+func (x Exp[T]) Div(y Exp[T]) Exp[T] { return x.faultCheck(ir.Div, y) }
 
 // Rem returns the remainder x % y (sign of x). A constant zero divisor is
 // reported as an error.
-func (x Exp[T]) Rem(y Exp[T]) Exp[T] {
-	if v, ok := constOf(y.IR()); ok && v.T.IsInteger() && v.IsZero() {
-		return invalid[T]("remainder by constant zero")
-	}
-	return x.bin(ir.Rem, y)
-}
+func (x Exp[T]) Rem(y Exp[T]) Exp[T] { return x.faultCheck(ir.Rem, y) }
 
 // And returns x & y (x && y for Bool).
 func (x Exp[T]) And(y Exp[T]) Exp[T] { return x.bin(ir.And, y) }
@@ -198,20 +226,12 @@ func (x Exp[T]) Or(y Exp[T]) Exp[T] { return x.bin(ir.Or, y) }
 // Xor returns x ^ y (x != y for Bool).
 func (x Exp[T]) Xor(y Exp[T]) Exp[T] { return x.bin(ir.Xor, y) }
 
-func (x Exp[T]) shift(op ir.BinOp, y Exp[T]) Exp[T] {
-	t := TypeOf[T]()
-	if v, ok := constOf(y.IR()); ok && t.IsInteger() && (v.Uint() >= uint64(t.Bits()) || (t.IsSigned() && v.Int() < 0)) {
-		return invalid[T](fmt.Sprintf("shift of a %v by constant %v: the count must be in [0, %d)", t, v, t.Bits()))
-	}
-	return x.bin(op, y)
-}
-
 // Shl returns x << y. A constant count at least the bit width is an error.
-func (x Exp[T]) Shl(y Exp[T]) Exp[T] { return x.shift(ir.Shl, y) }
+func (x Exp[T]) Shl(y Exp[T]) Exp[T] { return x.faultCheck(ir.Shl, y) }
 
 // Shr returns x >> y (arithmetic for signed types). A constant count at
 // least the bit width is an error.
-func (x Exp[T]) Shr(y Exp[T]) Exp[T] { return x.shift(ir.Shr, y) }
+func (x Exp[T]) Shr(y Exp[T]) Exp[T] { return x.faultCheck(ir.Shr, y) }
 
 // Min returns the smaller of x and y.
 func (x Exp[T]) Min(y Exp[T]) Exp[T] { return x.bin(ir.Min, y) }
@@ -238,20 +258,10 @@ func (x Exp[T]) Gt(y Exp[T]) Bool { return x.cmp(ir.Gt, y) }
 func (x Exp[T]) Ge(y Exp[T]) Bool { return x.cmp(ir.Ge, y) }
 
 // Neg returns -x (wrapping for integers).
-func (x Exp[T]) Neg() Exp[T] {
-	if t := TypeOf[T](); !t.IsNumeric() {
-		return invalid[T](fmt.Sprintf("negation of %v values", t))
-	}
-	return Exp[T]{&ir.Unary{Op: ir.Neg, X: x.IR()}}
-}
+func (x Exp[T]) Neg() Exp[T] { return unary[T](ir.Neg, x) }
 
 // Not returns ^x for integers and !x for Bool.
-func (x Exp[T]) Not() Exp[T] {
-	if t := TypeOf[T](); t.IsFloat() {
-		return invalid[T](fmt.Sprintf("Not of %v values", t))
-	}
-	return Exp[T]{&ir.Unary{Op: ir.Not, X: x.IR()}}
-}
+func (x Exp[T]) Not() Exp[T] { return unary[T](ir.Not, x) }
 
 // Cast converts x to type To with CUDA C's conversion rules.
 func Cast[To, From Scalar](x Exp[From]) Exp[To] {

@@ -62,35 +62,20 @@ func (g *exprGen) expr(t ir.Type, depth int) ir.Expr {
 		return g.leaf(t)
 	}
 	sub := func(t ir.Type) ir.Expr { return g.expr(t, depth-1) }
-	pick := func(ops ...ir.BinOp) ir.BinOp { return ops[g.r.Intn(len(ops))] }
-	switch g.r.Intn(5) {
+	switch g.r.Intn(3) {
 	case 0:
 		return &ir.Select{Cond: sub(ir.Bool), Then: sub(t), Else: sub(t)}
 	case 1:
 		return &ir.Convert{To: t, X: sub(ir.Types[g.r.Intn(len(ir.Types))])}
-	case 2:
-		if t == ir.Bool {
-			u := ir.Types[g.r.Intn(len(ir.Types))]
-			return &ir.Binary{Op: pick(ir.Eq, ir.Ne, ir.Lt, ir.Le, ir.Gt, ir.Ge), X: sub(u), Y: sub(u)}
-		}
-		if t.IsFloat() {
-			return &ir.Unary{Op: ir.Neg, X: sub(t)}
-		}
-		return &ir.Unary{Op: []ir.UnOp{ir.Neg, ir.Not}[g.r.Intn(2)], X: sub(t)}
 	}
-	var op ir.BinOp
-	switch {
-	case t == ir.Bool:
-		op = pick(ir.And, ir.Or, ir.Xor, ir.Min, ir.Max, ir.Eq, ir.Ne)
-		if op == ir.Eq || op == ir.Ne {
-			return &ir.Binary{Op: op, X: sub(t), Y: sub(t)}
-		}
-	case t.IsFloat():
-		op = pick(ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max)
-	default:
-		op = pick(ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.And, ir.Or, ir.Xor, ir.Shl, ir.Shr, ir.Min, ir.Max)
+	// an operation of the operator table giving t
+	ops := irgen.OperationsGiving(t)
+	c := ops[g.r.Intn(len(ops))]
+	args := make([]ir.Expr, c.Arity)
+	for i := range args {
+		args[i] = sub(c.Operand)
 	}
-	return &ir.Binary{Op: op, X: sub(t), Y: sub(t)}
+	return c.Build(args...)
 }
 
 // TestHostExprMatchesEvaluator translates random expressions into Go, runs
@@ -202,19 +187,12 @@ func isNaN(v ir.Value) bool { return v.T.IsFloat() && math.IsNaN(v.Float()) }
 
 // withLengths replaces the lengths of arrays by constants, as a launch does.
 func withLengths(e ir.Expr, lengths map[*ir.Array]uint32) ir.Expr {
-	switch e := e.(type) {
-	case *ir.Len:
-		return &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(lengths[e.Array]))}
-	case *ir.Unary:
-		return &ir.Unary{Op: e.Op, X: withLengths(e.X, lengths)}
-	case *ir.Binary:
-		return &ir.Binary{Op: e.Op, X: withLengths(e.X, lengths), Y: withLengths(e.Y, lengths)}
-	case *ir.Select:
-		return &ir.Select{Cond: withLengths(e.Cond, lengths), Then: withLengths(e.Then, lengths), Else: withLengths(e.Else, lengths)}
-	case *ir.Convert:
-		return &ir.Convert{To: e.To, X: withLengths(e.X, lengths)}
-	}
-	return e
+	return ir.MapExpr(e, func(e ir.Expr) (ir.Expr, bool) {
+		if l, ok := e.(*ir.Len); ok {
+			return &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(lengths[l.Array]))}, true
+		}
+		return nil, false
+	})
 }
 
 // hostExprHarness completes the program: buffers of given lengths, and a
