@@ -99,7 +99,7 @@ func operatorKernel(t ir.Type) *ir.Kernel {
 	}
 	for _, op := range ir.TernOps() {
 		if o := op.Operation(); o.Types.Has(t) {
-			apply(o, &ir.Ternary{Op: op, X: x, Y: y, Z: bin(ir.Xor, x, y)})
+			apply(o, &ir.Ternary{Op: op, X: x, Y: y, Z: x})
 		}
 	}
 	for _, c := range awkwardConstants(t) {

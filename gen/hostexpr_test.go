@@ -1,14 +1,9 @@
 package gen
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -134,35 +129,12 @@ func TestHostExprMatchesEvaluator(t *testing.T) {
 	f.Func().Id("main").Params().Block(calls...)
 	f.Var().Id("_").Op("=").Qual("fmt", "Println") // the harness uses fmt and math
 	f.Var().Id("_").Op("=").Qual("math", "Float32bits")
-	var src bytes.Buffer
-	if err := f.Render(&src); err != nil {
-		t.Fatal(err)
-	}
-	src.WriteString(hostExprHarness)
-
-	if err := os.MkdirAll("testdata", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("testdata", "hostexpr-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), src.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "run", "main.go")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("running the translated expressions: %v\n%s", err, out)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
+	lines := runGo(t, f)
 	var i, faults int
-	for ; sc.Scan(); i++ {
+	for ; i < len(lines); i++ {
 		e := withLengths(exprs[i], lengths)
 		want, wantErr := eval.HostExpr(k, e, evalArgs)
-		fields := strings.Fields(sc.Text())
+		fields := strings.Fields(lines[i])
 		bits, _ := strconv.ParseUint(fields[0], 10, 64)
 		faulted := fields[1] == "fault"
 		if faulted {
