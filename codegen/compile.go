@@ -1,6 +1,10 @@
 package codegen
 
-import "github.com/obsidian-go/obsidian/ir"
+import (
+	"errors"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
 
 // Compile verifies k for t and returns a simplified deep copy of it with its
 // shared arrays laid out (Offset of each shared array and SharedBytes set).
@@ -11,6 +15,9 @@ func Compile(k *ir.Kernel, t Target) (*ir.Kernel, error) {
 	}
 	c := deepCopy(k)
 	simplifyKernel(c)
+	if err := checkFolded(c); err != nil {
+		return nil, err
+	}
 	l := layout(c)
 	if err := l.check(c, t); err != nil {
 		return nil, err
@@ -27,4 +34,31 @@ func CUDA(k *ir.Kernel) (string, *ir.Kernel, error) {
 		return "", nil, err
 	}
 	return Print(c), c, nil
+}
+
+// checkFolded reports the operations that folding constants has shown to
+// fail whatever their other operand, a division by zero or a shift count
+// out of range, which the printed C would leave undefined: each at the line
+// of the statement holding it.
+func checkFolded(k *ir.Kernel) error {
+	var errs []error
+	ir.WalkStmts(k.Body, func(s ir.Stmt) bool {
+		for _, e := range ir.Exprs(s) {
+			ir.WalkExpr(e, func(e ir.Expr) {
+				b, ok := e.(*ir.Binary)
+				if !ok {
+					return
+				}
+				y, isConst := b.Y.(*ir.Const)
+				o, t := b.Op.Operation(), b.X.Type()
+				if isConst && o != nil && o.AlwaysFaults(t, y.Value) {
+					_, fault, _ := o.Apply(ir.Value{T: t}, y.Value)
+					errs = append(errs, ir.Errorf(s.Position(), "%v of a %v by %v once constants are folded: %v",
+						o.Name, t, y.Value, fault))
+				}
+			})
+		}
+		return true
+	})
+	return errors.Join(errs...)
 }

@@ -17,11 +17,11 @@ type Array[T Scalar] struct {
 func (a Array[T]) IR() *ir.Array { return a.a }
 
 // Len returns the number of elements.
-func (a Array[T]) Len() U32 { return U32{&ir.Len{Array: a.a}} }
+func (a Array[T]) Len() U32 { return U32{e: &ir.Len{Array: a.a}} }
 
 // At reads element i.
 func (a Array[T]) At(i U32) Exp[T] {
-	return Exp[T]{&ir.Load{Array: a.a, Index: i.IR(), Pos: callerPos()}}
+	return build[T](func() ir.Expr { return &ir.Load{Array: a.a, Index: i.IR(), Pos: callerPos()} }, i)
 }
 
 // Store writes v at index i. A store to a global array at or past its
@@ -90,7 +90,7 @@ func (a Array[T]) fetch(t *Thread, st *ir.Atomic) Exp[T] {
 		t.s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: a.a.Elem}}, Pos: pos})
 		t.s.add(st)
 	}
-	return Exp[T]{r}
+	return Exp[T]{e: r}
 }
 
 // Shared allocates an array of n elements in the block's shared memory.
@@ -130,7 +130,7 @@ func Shuffle[T Number](t *Thread, mode ShuffleMode, v Exp[T], lane U32) Exp[T] {
 		t.s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: r.T}}, Pos: pos})
 		t.s.add(&ir.Shuffle{Mode: mode, Result: r, Value: v.IR(), Lane: lane.IR(), Pos: pos})
 	}
-	return Exp[T]{r}
+	return Exp[T]{e: r}
 }
 
 // Ballot returns the mask of the lanes of the warp whose pred holds. All 32
@@ -142,5 +142,5 @@ func Ballot(t *Thread, pred Bool) U32 {
 		t.s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: ir.Uint32}}, Pos: pos})
 		t.s.add(&ir.Ballot{Result: r, Pred: pred.IR(), Pos: pos})
 	}
-	return U32{r}
+	return U32{e: r}
 }

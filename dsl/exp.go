@@ -45,7 +45,57 @@ func TypeOf[T Scalar]() ir.Type {
 
 // Exp is an expression of type T: a node of the IR, built by the methods and
 // functions of this package.
-type Exp[T Scalar] struct{ e ir.Expr }
+type Exp[T Scalar] struct {
+	e ir.Expr
+	n uint32 // the number of nodes of e as a tree (0: a leaf)
+}
+
+// MaxExprNodes is the largest expression the dsl builds, in nodes counted
+// as a tree (a subexpression used twice counts twice, as the printed CUDA
+// and the evaluator compute it twice). An expression that grows past it is
+// an error at the line that built it: usually a program that forgot to
+// compute intermediate results into shared memory (arrays.Compute) or a
+// variable (Let), whose expressions then grow exponentially.
+const MaxExprNodes = 1 << 17
+
+// size returns the number of nodes of x as a tree.
+func (x Exp[T]) size() uint32 { return max(x.n, 1) }
+
+// tooLarge marks an Invalid reporting an expression past MaxExprNodes, so
+// that the expressions built on it report it once instead of growing.
+const tooLarge = math.MaxUint32
+
+// operand is an Exp of any type, as build sees it.
+type operand interface {
+	size() uint32
+	IR() ir.Expr
+}
+
+// build returns the expression node() built from operands, or an error at
+// the user's line when it would be larger than MaxExprNodes. An operand
+// that is already too large is passed on, at its line.
+func build[R Scalar](node func() ir.Expr, operands ...operand) Exp[R] {
+	n := uint64(1)
+	for _, x := range operands {
+		s := x.size()
+		if s == tooLarge {
+			inv, ok := x.IR().(*ir.Invalid)
+			if !ok {
+				inv = &ir.Invalid{Msg: exprTooLarge, Pos: callerPos()}
+			}
+			return Exp[R]{e: &ir.Invalid{T: TypeOf[R](), Msg: inv.Msg, Pos: inv.Pos}, n: tooLarge}
+		}
+		n += uint64(s)
+	}
+	if n > MaxExprNodes {
+		return Exp[R]{e: &ir.Invalid{T: TypeOf[R](), Msg: exprTooLarge, Pos: callerPos()}, n: tooLarge}
+	}
+	return Exp[R]{e: node(), n: uint32(n)}
+}
+
+var exprTooLarge = fmt.Sprintf("the expression grew past %d nodes (counting a subexpression as often as it is "+
+	"used): compute intermediate results into shared memory with arrays.Compute, or into a variable with dsl.Let",
+	MaxExprNodes)
 
 // Aliases for the expression types, named like Obsidian's.
 type (
@@ -64,7 +114,24 @@ func FromIR[T Scalar](e ir.Expr) Exp[T] {
 	if e == nil || e.Type() != TypeOf[T]() {
 		return invalid[T](fmt.Sprintf("FromIR: expression is not of type %v", TypeOf[T]()))
 	}
-	return Exp[T]{e}
+	n := treeSize(e, MaxExprNodes+1)
+	if n > MaxExprNodes {
+		return Exp[T]{e: &ir.Invalid{T: TypeOf[T](), Msg: exprTooLarge, Pos: callerPos()}, n: tooLarge}
+	}
+	return Exp[T]{e: e, n: uint32(n)}
+}
+
+// treeSize returns the number of nodes of e as a tree, or limit when it
+// has at least that many, looking at no more.
+func treeSize(e ir.Expr, limit int) int {
+	n := 0
+	stack := []ir.Expr{e}
+	for len(stack) > 0 && n < limit {
+		e, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		n++
+		stack = append(stack, ir.Children(e)...)
+	}
+	return n
 }
 
 // IR returns the expression's IR node.
@@ -76,7 +143,7 @@ func (x Exp[T]) IR() ir.Expr {
 }
 
 func invalid[T Scalar](msg string) Exp[T] {
-	return Exp[T]{&ir.Invalid{T: TypeOf[T](), Msg: msg, Pos: callerPos()}}
+	return Exp[T]{e: &ir.Invalid{T: TypeOf[T](), Msg: msg, Pos: callerPos()}}
 }
 
 // Invalid returns an expression that stands for a mistake: any kernel that
@@ -105,7 +172,7 @@ func Lit[T Scalar](v T) Exp[T] {
 	case float64:
 		val = ir.FloatValue(t, v)
 	}
-	return Exp[T]{&ir.Const{Value: val}}
+	return Exp[T]{e: &ir.Const{Value: val}}
 }
 
 // N returns the uint32 constant v: the type of sizes and indices.
@@ -124,14 +191,15 @@ func Const[T Number](v int64) Exp[T] {
 	case t == ir.Uint32 && v > math.MaxUint32:
 		return invalid[T](fmt.Sprintf("literal %d overflows %v", v, t))
 	case t.IsFloat():
-		return Exp[T]{&ir.Const{Value: ir.FloatValue(t, float64(v))}}
+		return Exp[T]{e: &ir.Const{Value: ir.FloatValue(t, float64(v))}}
 	}
-	return Exp[T]{&ir.Const{Value: ir.IntValue(t, v)}}
+	return Exp[T]{e: &ir.Const{Value: ir.IntValue(t, v)}}
 }
 
 // apply builds the operation o of the operator table on operands of type
-// A, giving an R, or an Invalid saying why o does not apply.
-func apply[R, A Scalar](o *ir.Operation, build func() ir.Expr) Exp[R] {
+// A and of the given sizes, giving an R, or an Invalid saying why o does
+// not apply.
+func apply[R, A Scalar](o *ir.Operation, node func() ir.Expr, operands ...operand) Exp[R] {
 	ts := make([]ir.Type, o.Arity)
 	for i := range ts {
 		ts[i] = TypeOf[A]()
@@ -143,19 +211,20 @@ func apply[R, A Scalar](o *ir.Operation, build func() ir.Expr) Exp[R] {
 	if rt != TypeOf[R]() {
 		return invalid[R](fmt.Sprintf("%s gives %v, not %v", o.Name, rt, TypeOf[R]()))
 	}
-	return Exp[R]{build()}
+	return build[R](node, operands...)
 }
 
 func unary[R, A Scalar](op ir.UnOp, x Exp[A]) Exp[R] {
-	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Unary{Op: op, X: x.IR()} })
+	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Unary{Op: op, X: x.IR()} }, x)
 }
 
 func binary[R, A Scalar](op ir.BinOp, x, y Exp[A]) Exp[R] {
-	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Binary{Op: op, X: x.IR(), Y: y.IR()} })
+	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Binary{Op: op, X: x.IR(), Y: y.IR()} }, x, y)
 }
 
 func ternary[R, A Scalar](op ir.TernOp, x, y, z Exp[A]) Exp[R] {
-	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Ternary{Op: op, X: x.IR(), Y: y.IR(), Z: z.IR()} })
+	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Ternary{Op: op, X: x.IR(), Y: y.IR(), Z: z.IR()} },
+		x, y, z)
 }
 
 func (x Exp[T]) bin(op ir.BinOp, y Exp[T]) Exp[T] { return binary[T](op, x, y) }
@@ -265,22 +334,22 @@ func (x Exp[T]) Not() Exp[T] { return unary[T](ir.Not, x) }
 
 // Cast converts x to type To with CUDA C's conversion rules.
 func Cast[To, From Scalar](x Exp[From]) Exp[To] {
-	return Exp[To]{&ir.Convert{To: TypeOf[To](), X: x.IR()}}
+	return build[To](func() ir.Expr { return &ir.Convert{To: TypeOf[To](), X: x.IR()} }, x)
 }
 
 // Select returns a when c holds and b otherwise; only the chosen one is
 // evaluated.
 func Select[T Scalar](c Bool, a, b Exp[T]) Exp[T] {
-	return Exp[T]{&ir.Select{Cond: c.IR(), Then: a.IR(), Else: b.IR()}}
+	return build[T](func() ir.Expr { return &ir.Select{Cond: c.IR(), Then: a.IR(), Else: b.IR()} }, c, a, b)
 }
 
 // Special index and size expressions (uint32). Inside a ForAll, prefer the
 // index the body is given: it stays right when the ForAll is virtualised.
 var (
-	ThreadIdx = U32{&ir.Special{Kind: ir.ThreadIdx}}
-	BlockIdx  = U32{&ir.Special{Kind: ir.BlockIdx}}
-	BlockDim  = U32{&ir.Special{Kind: ir.BlockDim}}
-	GridDim   = U32{&ir.Special{Kind: ir.GridDim}}
-	LaneIdx   = U32{&ir.Special{Kind: ir.LaneIdx}}
-	WarpIdx   = U32{&ir.Special{Kind: ir.WarpIdx}}
+	ThreadIdx = U32{e: &ir.Special{Kind: ir.ThreadIdx}}
+	BlockIdx  = U32{e: &ir.Special{Kind: ir.BlockIdx}}
+	BlockDim  = U32{e: &ir.Special{Kind: ir.BlockDim}}
+	GridDim   = U32{e: &ir.Special{Kind: ir.GridDim}}
+	LaneIdx   = U32{e: &ir.Special{Kind: ir.LaneIdx}}
+	WarpIdx   = U32{e: &ir.Special{Kind: ir.WarpIdx}}
 )

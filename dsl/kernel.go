@@ -87,7 +87,7 @@ func InOut[T Scalar](k *Kernel, name string) Array[T] { return global[T](k, name
 func Param[T Scalar](k *Kernel, name string) Exp[T] {
 	v := &ir.Var{Name: name, T: TypeOf[T]()}
 	k.param(name, ir.Param{Scalar: v}, callerPos())
-	return Exp[T]{v}
+	return Exp[T]{e: v}
 }
 
 // Body records the kernel's Grid-level program.

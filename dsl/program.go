@@ -63,7 +63,7 @@ func (p *program[P]) For(n U32, body func(p P, i U32)) {
 		return
 	}
 	v := &ir.Var{Name: p.s.k.fresh("k"), T: ir.Uint32}
-	stmts := p.nested("For", pos, func(q P) { body(q, U32{v}) })
+	stmts := p.nested("For", pos, func(q P) { body(q, U32{e: v}) })
 	p.s.add(&ir.For{Var: v, Count: n.IR(), Body: stmts, Pos: pos})
 }
 
@@ -86,7 +86,7 @@ func forAll[Q any](s *scope, kind ir.ForAllKind, name, what string, n U32, wrap 
 	v := &ir.Var{Name: s.k.fresh(name), T: ir.Uint32}
 	inner := kind.Inner()
 	stmts := s.k.record(s, inner, fmt.Sprintf("the %v body of the %s at %v", inner, what, pos), func(in *scope) {
-		body(wrap(in), U32{v})
+		body(wrap(in), U32{e: v})
 	})
 	s.add(&ir.ForAll{Kind: kind, Var: v, Count: n.IR(), Body: stmts, Pos: pos})
 }
@@ -167,7 +167,7 @@ func (t *Thread) ForAll(n U32, body func(t *Thread, i U32)) {
 		return
 	}
 	v := &ir.Var{Name: t.s.k.fresh("j"), T: ir.Uint32}
-	stmts := t.nested("ForAll", pos, func(q *Thread) { body(q, U32{v}) })
+	stmts := t.nested("ForAll", pos, func(q *Thread) { body(q, U32{e: v}) })
 	t.s.add(&ir.For{Var: v, Count: n.IR(), Body: stmts, Pos: pos})
 }
 
@@ -187,7 +187,7 @@ func Let[T Scalar](p Program, init Exp[T]) Var[T] {
 	if s.use("Let", pos) {
 		s.add(&ir.Decl{Var: v, Init: init.IR(), Pos: pos})
 	}
-	return Var[T]{Exp: Exp[T]{v}, v: v, level: s.level, k: s.k}
+	return Var[T]{Exp: Exp[T]{e: v}, v: v, level: s.level, k: s.k}
 }
 
 // Set assigns e to the variable, in the program being recorded now, which

@@ -118,20 +118,37 @@ func (e *Special) Type() Type { return Uint32 }
 func (e *Unary) Type() Type { return resultType(e.Op.Operation(), e.X) }
 
 // Type implements Expr.
-func (e *Binary) Type() Type { return resultType(e.Op.Operation(), e.X) }
+func (e *Binary) Type() Type { return resultType(e.Op.Operation(), e.X, e.Y) }
 
 // Type implements Expr.
-func (e *Ternary) Type() Type { return resultType(e.Op.Operation(), e.X) }
+func (e *Ternary) Type() Type { return resultType(e.Op.Operation(), e.X, e.Y, e.Z) }
 
-func resultType(o *Operation, x Expr) Type {
-	if o == nil {
+func resultType(o *Operation, operands ...Expr) Type {
+	switch {
+	case o == nil:
 		return NoType
+	case o.Result == BoolResult:
+		return Bool
 	}
-	return o.Result.Of(x.Type())
+	return o.Result.Of(operandType(operands...))
+}
+
+// operandType returns the type of operands that share one, looking at an
+// operand whose type is known without descending first: a chain of
+// operations nested thousands deep has its type in constant time when each
+// level has such an operand.
+func operandType(operands ...Expr) Type {
+	for _, x := range operands {
+		switch x := x.(type) {
+		case *Const, *Var, *Special, *Len, *Load, *Convert, *Invalid:
+			return x.Type()
+		}
+	}
+	return operands[0].Type()
 }
 
 // Type implements Expr.
-func (e *Select) Type() Type { return e.Then.Type() }
+func (e *Select) Type() Type { return operandType(e.Then, e.Else) }
 
 // Type implements Expr.
 func (e *Convert) Type() Type { return e.To }

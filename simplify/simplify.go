@@ -234,7 +234,7 @@ func CanFail(e ir.Expr) bool {
 // constants gathered, (a±c1)±c2 = a±c. Integer + and - wrap, so these hold
 // for every value; the dropped operand must not be able to fail.
 func cancel(op ir.BinOp, x, y ir.Expr) (ir.Expr, bool) {
-	same := func(a, b ir.Expr) bool { return !CanFail(b) && Same(a, b) }
+	same := func(a, b ir.Expr) bool { return Same(a, b) && !CanFail(b) }
 	bx, _ := x.(*ir.Binary)
 	by, _ := y.(*ir.Binary)
 	switch {
