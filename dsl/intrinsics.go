@@ -81,6 +81,9 @@ func (x Exp[T]) Round() Exp[T] { return unary[T](ir.Round, x) }
 // Trunc returns the integer part of x (floats).
 func (x Exp[T]) Trunc() Exp[T] { return unary[T](ir.Trunc, x) }
 
+// RoundEven returns the integer nearest x, halfway cases to even (floats).
+func (x Exp[T]) RoundEven() Exp[T] { return unary[T](ir.RoundEven, x) }
+
 // FMA returns x * y + z rounded once (floats).
 func (x Exp[T]) FMA(y, z Exp[T]) Exp[T] { return ternary[T](ir.FMA, x, y, z) }
 

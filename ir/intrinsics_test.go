@@ -101,6 +101,8 @@ func TestFloatIntrinsics(t *testing.T) {
 		{Round, f32(2.5), f32(3)},
 		{Round, f64(-2.5), f64(-3)},
 		{Trunc, f64(-2.7), f64(-2)},
+		{RoundEven, f32(2.5), f32(2)},
+		{RoundEven, f64(-3.5), f64(-4)},
 		{Floor, f32(-0.5), f32(-1)},
 		{Ceil, f32(-0.5), f32(math.Copysign(0, -1))},
 		{IsNaN, f32(nan), BoolValue(true)},

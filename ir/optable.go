@@ -17,25 +17,26 @@ const (
 	BitReverse   // the bits in reverse order
 	Abs          // absolute value (wraps for the minimum integer)
 
-	Sqrt     // square root, correctly rounded
-	Rsqrt    // 1 / square root
-	Cbrt     // cube root
-	Exp      // e^x
-	Exp2     // 2^x
-	Log      // natural logarithm
-	Log2     // base 2 logarithm
-	Log1p    // log(1 + x)
-	Sin      // sine
-	Cos      // cosine
-	Tan      // tangent
-	Tanh     // hyperbolic tangent
-	Floor    // largest integer not above x
-	Ceil     // smallest integer not below x
-	Round    // nearest integer, halfway cases away from zero
-	Trunc    // integer part
-	IsNaN    // x is a NaN
-	IsInf    // x is an infinity
-	IsFinite // x is neither an infinity nor a NaN
+	Sqrt      // square root, correctly rounded
+	Rsqrt     // 1 / square root
+	Cbrt      // cube root
+	Exp       // e^x
+	Exp2      // 2^x
+	Log       // natural logarithm
+	Log2      // base 2 logarithm
+	Log1p     // log(1 + x)
+	Sin       // sine
+	Cos       // cosine
+	Tan       // tangent
+	Tanh      // hyperbolic tangent
+	Floor     // largest integer not above x
+	Ceil      // smallest integer not below x
+	Round     // nearest integer, halfway cases away from zero
+	Trunc     // integer part
+	RoundEven // nearest integer, halfway cases to even
+	IsNaN     // x is a NaN
+	IsInf     // x is an infinity
+	IsFinite  // x is neither an infinity nor a NaN
 
 	FloatBits     // the bits of a float as the unsigned integer as wide
 	FloatFromBits // the float whose bits are the unsigned integer
@@ -212,6 +213,8 @@ var unaryTable = [numUnOps]Operation{
 		Types: floatSet, Result: SameType, cuda: floatCall("round"), sem: viaFloat64(math.Round)},
 	Trunc: {Name: "Trunc", Doc: "the integer part (truncf, trunc)", Arity: 1, Types: floatSet, Result: SameType,
 		cuda: floatCall("trunc"), sem: viaFloat64(math.Trunc)},
+	RoundEven: {Name: "RoundEven", Doc: "the nearest integer, halfway cases to even (rintf, rint)", Arity: 1,
+		Types: floatSet, Result: SameType, cuda: floatCall("rint"), sem: viaFloat64(math.RoundToEven)},
 	IsNaN: {Name: "IsNaN", Doc: "whether x is a NaN (isnan)", Arity: 1, Types: floatSet, Result: BoolResult,
 		cuda: func(Type) Spelling { return Spelling{Call: "isnan"} }, sem: floatTest(math.IsNaN)},
 	IsInf: {Name: "IsInf", Doc: "whether x is an infinity (isinf)", Arity: 1, Types: floatSet, Result: BoolResult,
