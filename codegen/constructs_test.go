@@ -15,12 +15,30 @@ import (
 func constructKernels() []*ir.Kernel {
 	ks := []*ir.Kernel{forAllKernel(), loopKernel(), warpKernel(), deepKernel(300)}
 	for _, t := range ir.Types {
-		if t != ir.Bool {
-			ks = append(ks, atomicKernel(t), shuffleKernel(t))
+		if t.Size() >= 4 && t != ir.Bool {
+			ks = append(ks, atomicKernel(t))
+		}
+		if t.IsNumeric() {
+			ks = append(ks, shuffleKernel(t))
+		}
+		if t.IsStorageFloat() {
+			ks = append(ks, storageKernel(t))
+			continue
 		}
 		ks = append(ks, operatorKernel(t))
 	}
 	return ks
+}
+
+// storageKernel reads a 16-bit float storage type, computes in float32 and
+// writes the result back.
+func storageKernel(t ir.Type) *ir.Kernel {
+	in, out := global("in", t, ir.Input, 2), global("out", t, ir.Output, 3)
+	i, x := v("i", ir.Uint32), v("x", ir.Float32)
+	return kernel("storage_"+t.String(), []*ir.Array{in, out}, nil, forAll(ir.GridThreads, i, &ir.Len{Array: in}, 10,
+		decl(x, &ir.Convert{To: ir.Float32, X: load(in, i, 11)}, 11),
+		store(out, i, &ir.Convert{To: t, X: bin(ir.Mul, x, val(ir.FloatValue(ir.Float32, 1.5)))}, 12),
+		store(out, bin(ir.Xor, i, u32(1)), val(ir.FloatValue(t, -2.5)), 13)))
 }
 
 // atomicKernel applies every atomic CUDA has for t, to a global and to a
@@ -110,6 +128,9 @@ func operatorKernel(t ir.Type) *ir.Kernel {
 		body[len(body)-1] = &ir.Assign{Var: y, Value: &ir.Select{Cond: bin(ir.Eq, y, val(c)), Then: val(c), Else: x}, Pos: at(15)}
 	}
 	for _, to := range ir.Types {
+		if !ir.ConversionDefined(t, to) {
+			continue
+		}
 		out := global("out_"+to.String(), to, ir.Output, 3)
 		params = append(params, out)
 		body = append(body, store(out, i, &ir.Convert{To: to, X: bin(ir.Or, x, y)}, 16))
@@ -132,8 +153,10 @@ func awkwardConstants(t ir.Type) []ir.Value {
 		return []ir.Value{ir.IntValue(t, math.MinInt32), ir.IntValue(t, math.MaxInt32), ir.IntValue(t, -3)}
 	case ir.Int64:
 		return []ir.Value{ir.IntValue(t, math.MinInt64), ir.IntValue(t, math.MaxInt64), ir.IntValue(t, -3)}
-	case ir.Uint32, ir.Uint64:
+	case ir.Uint32, ir.Uint64, ir.Uint8, ir.Uint16:
 		return []ir.Value{ir.UintValue(t, math.MaxUint64), ir.UintValue(t, 5)}
+	case ir.Int8, ir.Int16:
+		return []ir.Value{ir.IntValue(t, -1<<(t.Bits()-1)), ir.IntValue(t, 1<<(t.Bits()-1)-1), ir.IntValue(t, -3)}
 	}
 	var vs []ir.Value
 	for _, f := range []float64{0.1, 1, math.Copysign(0, -1), 1e-45, 3.4028234663852886e38, 1e300, math.Inf(1), math.Inf(-1), 5e-324} {

@@ -143,6 +143,12 @@ func (p *printer) stmt(s ir.Stmt) {
 		}
 	case *ir.Shuffle:
 		e := p.prepare([]ir.Expr{s.Value, s.Lane})
+		if t := s.Result.T; t.Size() < 4 {
+			// CUDA shuffles 32 and 64-bit values: through int and back
+			p.line("%s = (%s)%s(0xffffffffu, (int)%s, %s);", s.Result.Name, cType(t), shuffleFunction[s.Mode],
+				operand(e[0], precUnary, false), expr(e[1]))
+			break
+		}
 		p.line("%s = %s(0xffffffffu, %s, %s);", s.Result.Name, shuffleFunction[s.Mode], expr(e[0]), expr(e[1]))
 	case *ir.Ballot:
 		e := p.prepare([]ir.Expr{s.Pred})
@@ -224,6 +230,13 @@ func helpers(k *ir.Kernel) []string {
 	ir.WalkStmts(k.Body, func(s ir.Stmt) bool {
 		for _, e := range ir.Exprs(s) {
 			ir.WalkExpr(e, visit)
+			ir.WalkExpr(e, func(e ir.Expr) {
+				if c, ok := e.(*ir.Convert); ok {
+					if h, ok := storageConversion[[2]ir.Type{c.X.Type(), c.To}]; ok {
+						set[h.definition] = true
+					}
+				}
+			})
 		}
 		return true
 	})

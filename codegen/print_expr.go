@@ -43,6 +43,24 @@ var saturatingConversion = map[[2]ir.Type]string{
 	{ir.Float64, ir.Int64}: "__double2ll_rz", {ir.Float64, ir.Uint64}: "__double2ull_rz",
 }
 
+// conversionHelper is a C function converting to or from a 16-bit float
+// storage type, and its definition.
+type conversionHelper struct{ name, definition string }
+
+// storageConversion converts between float32 and the 16-bit float types,
+// held as their bits in unsigned shorts, with the PTX conversions that
+// round to nearest even (cvt.rn; bfloat16 needs sm_80).
+var storageConversion = map[[2]ir.Type]conversionHelper{
+	{ir.Float16, ir.Float32}: {"__obs_half2float", "static __device__ __forceinline__ float __obs_half2float(unsigned short h) " +
+		"{ float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h)); return f; }"},
+	{ir.Float32, ir.Float16}: {"__obs_float2half", "static __device__ __forceinline__ unsigned short __obs_float2half(float f) " +
+		"{ unsigned short h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }"},
+	{ir.BFloat16, ir.Float32}: {"__obs_bfloat162float", "static __device__ __forceinline__ float __obs_bfloat162float(unsigned short h) " +
+		"{ return __uint_as_float((unsigned int)h << 16); }"},
+	{ir.Float32, ir.BFloat16}: {"__obs_float2bfloat16", "static __device__ __forceinline__ unsigned short __obs_float2bfloat16(float f) " +
+		"{ unsigned short h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }"},
+}
+
 // expr prints e as a full expression.
 func expr(e ir.Expr) string {
 	var b strings.Builder
@@ -83,6 +101,12 @@ func writeExpr(b *strings.Builder, e ir.Expr) {
 		writeExpr(b, e.Else)
 		b.WriteString(")")
 	case *ir.Convert:
+		if c, ok := storageConversion[[2]ir.Type{e.X.Type(), e.To}]; ok {
+			b.WriteString(c.name + "(")
+			writeExpr(b, e.X)
+			b.WriteString(")")
+			break
+		}
 		if f, ok := saturatingConversion[[2]ir.Type{e.X.Type(), e.To}]; ok {
 			b.WriteString(f + "(")
 			writeExpr(b, e.X)
@@ -112,8 +136,8 @@ func writeExpr(b *strings.Builder, e ir.Expr) {
 func precedence(e ir.Expr) int {
 	switch e := e.(type) {
 	case *ir.Const:
-		if strings.HasPrefix(cConst(e.Value), "-") {
-			return precUnary
+		if c := cConst(e.Value); strings.HasPrefix(c, "-") || strings.HasPrefix(c, "(") && !strings.HasSuffix(c, ")") {
+			return precUnary // a negative number, or a cast
 		}
 	case *ir.Unary:
 		return operationPrecedence(e.Op.Operation(), e.X)
@@ -122,7 +146,9 @@ func precedence(e ir.Expr) int {
 	case *ir.Ternary:
 		return operationPrecedence(e.Op.Operation(), e.X)
 	case *ir.Convert:
-		if _, ok := saturatingConversion[[2]ir.Type{e.X.Type(), e.To}]; !ok {
+		_, saturating := saturatingConversion[[2]ir.Type{e.X.Type(), e.To}]
+		_, storage := storageConversion[[2]ir.Type{e.X.Type(), e.To}]
+		if !saturating && !storage {
 			return precUnary
 		}
 	}
@@ -156,10 +182,11 @@ func spelling(o *ir.Operation, x ir.Expr) (ir.Spelling, bool) {
 
 func operationPrecedence(o *ir.Operation, x ir.Expr) int {
 	sp, ok := spelling(o, x)
+	r := o.Result.Of(x.Type())
 	switch {
 	case !ok:
 		return precPrimary
-	case wraps(o, x.Type()):
+	case wraps(o, x.Type()) || r.IsInteger() && r.Size() < 4:
 		return precUnary
 	case sp.Infix == "":
 		if sp.Returns != ir.NoType {
@@ -180,6 +207,11 @@ func writeOperation(b *strings.Builder, o *ir.Operation, args ...ir.Expr) {
 		return
 	}
 	t := args[0].Type()
+	if r := o.Result.Of(t); r.IsInteger() && r.Size() < 4 && !wraps(o, t) {
+		// C computes on the narrow types in int: convert back.
+		b.WriteString("(" + cType(r) + ")(")
+		defer b.WriteString(")")
+	}
 	switch {
 	case wraps(o, t):
 		// Signed overflow is undefined in C; the IR wraps. Compute in the
@@ -249,8 +281,11 @@ func writeOperand(b *strings.Builder, e ir.Expr, prec int, right bool) {
 }
 
 // wraps reports whether o on type t can overflow, which C leaves undefined
-// for signed types and the IR defines as wrapping around.
-func wraps(o *ir.Operation, t ir.Type) bool { return o != nil && o.Wraps && t.IsSigned() }
+// for signed types (and for the narrow types, which C computes in int) and
+// the IR defines as wrapping around.
+func wraps(o *ir.Operation, t ir.Type) bool {
+	return o != nil && o.Wraps && (t.IsSigned() || t.IsInteger() && t.Size() < 4)
+}
 
 // writeUnsigned writes the wrapping operation o on signed operands in the
 // unsigned type as wide, nested wrapping operations staying unsigned; a
@@ -293,8 +328,15 @@ func writeUnsignedTerm(b *strings.Builder, e ir.Expr) {
 	writeOperand(b, e, precUnary, false)
 }
 
-// unsignedOf returns the C name of the unsigned type as wide as t.
-func unsignedOf(t ir.Type) string { return cType(ir.UnsignedOf(t)) }
+// unsignedOf returns the C name of the unsigned type wrapping arithmetic on
+// t is done in: as wide as t, and at least unsigned int (C computes on
+// narrower types in int, where products overflow).
+func unsignedOf(t ir.Type) string {
+	if t.Size() < 4 {
+		return "unsigned int"
+	}
+	return cType(ir.UnsignedOf(t))
+}
 
 // signedCast returns the cast that converts unsigned arithmetic back to the
 // signed type t (modulo 2^bits, as CUDA defines the conversion).

@@ -41,12 +41,12 @@ func (v *verifier) expr(e ir.Expr, pos ir.Pos) (ir.Type, bool) {
 			return a, true
 		}
 	case *ir.Convert:
-		_, ok := v.expr(e.X, pos)
-		if ok && e.To.Valid() {
+		from, ok := v.expr(e.X, pos)
+		if ok && ir.ConversionDefined(from, e.To) {
 			return e.To, true
 		}
 		if ok {
-			v.errorf(pos, "conversion to invalid type %v", e.To)
+			v.errorf(pos, "conversion from %v to %v is not defined", from, e.To)
 		}
 	case *ir.Load:
 		return v.load(e)

@@ -4,18 +4,22 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/obsidian-go/obsidian/half"
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/simplify"
 )
 
-// Scalar is the set of Go types an expression can have.
+// Scalar is the set of Go types an expression can have. half.Float16 and
+// half.BFloat16 are storage types: arrays hold them and Cast converts them
+// to and from float32, where arithmetic on them is done.
 type Scalar interface {
-	bool | int32 | uint32 | int64 | uint64 | float32 | float64
+	bool | int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | float32 | float64 | half.Float16 |
+		half.BFloat16
 }
 
 // Integer is the set of integer scalar types.
 type Integer interface {
-	int32 | uint32 | int64 | uint64
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64
 }
 
 // Number is the set of numeric scalar types.
@@ -39,6 +43,18 @@ func TypeOf[T Scalar]() ir.Type {
 		return ir.Uint64
 	case float32:
 		return ir.Float32
+	case int8:
+		return ir.Int8
+	case uint8:
+		return ir.Uint8
+	case int16:
+		return ir.Int16
+	case uint16:
+		return ir.Uint16
+	case half.Float16:
+		return ir.Float16
+	case half.BFloat16:
+		return ir.BFloat16
 	}
 	return ir.Float64
 }
@@ -171,6 +187,18 @@ func Lit[T Scalar](v T) Exp[T] {
 		val = ir.FloatValue(t, float64(v))
 	case float64:
 		val = ir.FloatValue(t, v)
+	case int8:
+		val = ir.IntValue(t, int64(v))
+	case uint8:
+		val = ir.UintValue(t, uint64(v))
+	case int16:
+		val = ir.IntValue(t, int64(v))
+	case uint16:
+		val = ir.UintValue(t, uint64(v))
+	case half.Float16:
+		val = ir.Value{T: t, Bits: uint64(v)}
+	case half.BFloat16:
+		val = ir.Value{T: t, Bits: uint64(v)}
 	}
 	return Exp[T]{e: &ir.Const{Value: val}}
 }
@@ -186,9 +214,7 @@ func Const[T Number](v int64) Exp[T] {
 	switch {
 	case t.IsUnsigned() && v < 0:
 		return invalid[T](fmt.Sprintf("negative literal %d for unsigned type %v", v, t))
-	case t == ir.Int32 && (v < math.MinInt32 || v > math.MaxInt32):
-		return invalid[T](fmt.Sprintf("literal %d overflows %v", v, t))
-	case t == ir.Uint32 && v > math.MaxUint32:
+	case t.IsInteger() && ir.IntValue(t, v).Int() != v:
 		return invalid[T](fmt.Sprintf("literal %d overflows %v", v, t))
 	case t.IsFloat():
 		return Exp[T]{e: &ir.Const{Value: ir.FloatValue(t, float64(v))}}
@@ -332,8 +358,13 @@ func (x Exp[T]) Neg() Exp[T] { return unary[T](ir.Neg, x) }
 // Not returns ^x for integers and !x for Bool.
 func (x Exp[T]) Not() Exp[T] { return unary[T](ir.Not, x) }
 
-// Cast converts x to type To with CUDA C's conversion rules.
+// Cast converts x to type To with CUDA C's conversion rules (see
+// ir.Conversion): float16 and bfloat16 convert only to and from float32.
 func Cast[To, From Scalar](x Exp[From]) Exp[To] {
+	if from, to := TypeOf[From](), TypeOf[To](); !ir.ConversionDefined(from, to) {
+		return invalid[To](fmt.Sprintf("conversion from %v to %v: the 16-bit float types convert only to and from "+
+			"float32", from, to))
+	}
 	return build[To](func() ir.Expr { return &ir.Convert{To: TypeOf[To](), X: x.IR()} }, x)
 }
 

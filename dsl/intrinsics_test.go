@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/half"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -25,6 +26,18 @@ func operand(t ir.Type, name string) (reflect.Value, *ir.Var) {
 		return reflect.ValueOf(dsl.FromIR[uint64](v)), v
 	case ir.Float32:
 		return reflect.ValueOf(dsl.FromIR[float32](v)), v
+	case ir.Int8:
+		return reflect.ValueOf(dsl.FromIR[int8](v)), v
+	case ir.Uint8:
+		return reflect.ValueOf(dsl.FromIR[uint8](v)), v
+	case ir.Int16:
+		return reflect.ValueOf(dsl.FromIR[int16](v)), v
+	case ir.Uint16:
+		return reflect.ValueOf(dsl.FromIR[uint16](v)), v
+	case ir.Float16:
+		return reflect.ValueOf(dsl.FromIR[half.Float16](v)), v
+	case ir.BFloat16:
+		return reflect.ValueOf(dsl.FromIR[half.BFloat16](v)), v
 	}
 	return reflect.ValueOf(dsl.FromIR[float64](v)), v
 }

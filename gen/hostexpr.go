@@ -83,9 +83,25 @@ func closed(e ir.Expr) bool {
 	return ok
 }
 
+// halfPath is the import path of the 16-bit float storage types.
+const halfPath = "github.com/obsidian-go/obsidian/half"
+
+// goType returns the Go type of IR type t.
+func goType(t ir.Type) *jen.Statement {
+	switch t {
+	case ir.Float16:
+		return jen.Qual(halfPath, "Float16")
+	case ir.BFloat16:
+		return jen.Qual(halfPath, "BFloat16")
+	}
+	return jen.Id(t.String())
+}
+
 // literal returns a typed Go constant holding v.
 func literal(v ir.Value) *jen.Statement {
 	switch {
+	case v.T.IsStorageFloat():
+		return goType(v.T).Call(jen.Id(fmt.Sprintf("%#04x", v.Bits)))
 	case v.T == ir.Bool:
 		return jen.Lit(v.Bool())
 	case v.T == ir.Float32:
@@ -133,7 +149,7 @@ func (h *hostExpr) operation(o *ir.Operation, name string, result ir.Type, args 
 	switch {
 	case sp.Go == "" || !safe:
 		call := [...]string{1: "Unary", 2: "Binary", 3: "Ternary"}[len(args)]
-		return jen.Qual(launchPath, call).Types(jen.Id(result.String())).
+		return jen.Qual(launchPath, call).Types(goType(result)).
 			Call(append([]jen.Code{jen.Op("&").Id(h.fault), jen.Qual(irPath, name)}, codes...)...), nil
 	case isIdentifier(sp.Go):
 		return jen.Id(sp.Go).Call(codes...), nil
@@ -142,7 +158,7 @@ func (h *hostExpr) operation(o *ir.Operation, name string, result ir.Type, args 
 	case result.IsFloat():
 		// an explicit conversion rounds, so Go may not fuse it into another
 		// operation
-		return jen.Id(result.String()).Call(jen.Add(codes[0]).Op(sp.Go).Add(codes[1])), nil
+		return goType(result).Call(jen.Add(codes[0]).Op(sp.Go).Add(codes[1])), nil
 	}
 	return jen.Parens(jen.Add(codes[0]).Op(sp.Go).Add(codes[1])), nil
 }
@@ -172,7 +188,7 @@ func (h *hostExpr) selection(e *ir.Select) (*jen.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := jen.Id(e.Type().String())
+	t := goType(e.Type())
 	return jen.Func().Params().Add(t).Block(
 		jen.If(c).Block(jen.Return(a)),
 		jen.Return(b),
@@ -191,9 +207,9 @@ func (h *hostExpr) convert(e *ir.Convert) (*jen.Statement, error) {
 	case to == ir.Bool:
 		return jen.Parens(jen.Add(x).Op("!=").Add(literal(ir.Value{T: from}))), nil
 	case from == ir.Bool:
-		return jen.Qual(launchPath, "FromBool").Types(jen.Id(to.String())).Call(x), nil
-	case to.IsInteger() && from.IsFloat():
-		return jen.Qual(launchPath, "Convert").Types(jen.Id(to.String())).Call(x), nil
+		return jen.Qual(launchPath, "FromBool").Types(goType(to)).Call(x), nil
+	case to.IsInteger() && from.IsFloat() || to.IsStorageFloat() || from.IsStorageFloat():
+		return jen.Qual(launchPath, "Convert").Types(goType(to)).Call(x), nil
 	}
-	return jen.Id(to.String()).Call(x), nil
+	return goType(to).Call(x), nil
 }

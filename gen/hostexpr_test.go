@@ -32,7 +32,7 @@ func (g *exprGen) constant(t ir.Type) ir.Expr {
 	switch {
 	case t == ir.Bool:
 		return &ir.Const{Value: ir.BoolValue(g.r.Intn(2) == 0)}
-	case t.IsFloat():
+	case t.IsFloat() || t.IsStorageFloat():
 		fs := []float64{0, math.Copysign(0, -1), 1, -1.5, 3.25, 1e10, -7e30, math.Inf(1), math.NaN(), 4294967296.5}
 		return &ir.Const{Value: ir.FloatValue(t, fs[g.r.Intn(len(fs))])}
 	}
@@ -57,14 +57,18 @@ func (g *exprGen) expr(t ir.Type, depth int) ir.Expr {
 		return g.leaf(t)
 	}
 	sub := func(t ir.Type) ir.Expr { return g.expr(t, depth-1) }
-	switch g.r.Intn(3) {
-	case 0:
+	ops := irgen.OperationsGiving(t)
+	switch n := g.r.Intn(3); {
+	case n == 0:
 		return &ir.Select{Cond: sub(ir.Bool), Then: sub(t), Else: sub(t)}
-	case 1:
-		return &ir.Convert{To: t, X: sub(ir.Types[g.r.Intn(len(ir.Types))])}
+	case n == 1 || len(ops) == 0:
+		from := ir.Types[g.r.Intn(len(ir.Types))]
+		for !ir.ConversionDefined(from, t) {
+			from = ir.Types[g.r.Intn(len(ir.Types))]
+		}
+		return &ir.Convert{To: t, X: sub(from)}
 	}
 	// an operation of the operator table giving t
-	ops := irgen.OperationsGiving(t)
 	c := ops[g.r.Intn(len(ops))]
 	args := make([]ir.Expr, c.Arity)
 	for i := range args {
@@ -96,14 +100,14 @@ func TestHostExprMatchesEvaluator(t *testing.T) {
 		goParams = append(goParams, jen.Id(name).Op("*").Qual(runtimePath, "Buffer").Types(jen.Uint32()))
 		goArgs = append(goArgs, jen.Id("buffer").Call(jen.Lit(int(n))))
 	}
-	for _, typ := range []ir.Type{ir.Uint32, ir.Int32, ir.Uint64, ir.Int64, ir.Float32, ir.Bool} {
+	for _, typ := range []ir.Type{ir.Uint32, ir.Int32, ir.Uint64, ir.Int64, ir.Float32, ir.Bool, ir.Int8, ir.Uint16, ir.BFloat16} {
 		v := &ir.Var{Name: "p" + typ.String(), T: typ}
 		k.Params = append(k.Params, ir.Param{Scalar: v})
 		g.scalars[typ] = v
 		h.scalars[v] = v.Name
 		val := g.constant(typ).(*ir.Const).Value
 		evalArgs = append(evalArgs, eval.Arg{Scalar: val})
-		goParams = append(goParams, jen.Id(v.Name).Id(typ.String()))
+		goParams = append(goParams, jen.Id(v.Name).Add(goType(typ)))
 		goArgs = append(goArgs, literal(val))
 	}
 
@@ -129,6 +133,7 @@ func TestHostExprMatchesEvaluator(t *testing.T) {
 	f.Func().Id("main").Params().Block(calls...)
 	f.Var().Id("_").Op("=").Qual("fmt", "Println") // the harness uses fmt and math
 	f.Var().Id("_").Op("=").Qual("math", "Float32bits")
+	f.Var().Id("_").Op("=").Qual(halfPath, "Float16From")
 	lines := runGo(t, f)
 	var i, faults int
 	for ; i < len(lines); i++ {
@@ -198,6 +203,18 @@ func bitsOf(v any) uint64 {
 		return uint64(math.Float32bits(v))
 	case float64:
 		return math.Float64bits(v)
+	case int8:
+		return uint64(uint8(v))
+	case uint8:
+		return uint64(v)
+	case int16:
+		return uint64(uint16(v))
+	case uint16:
+		return uint64(v)
+	case half.Float16:
+		return uint64(v)
+	case half.BFloat16:
+		return uint64(v)
 	}
 	panic(v)
 }

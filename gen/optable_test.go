@@ -82,7 +82,7 @@ func TestOperatorTableStagesAgree(t *testing.T) {
 		for j, v := range c.vals {
 			name := fmt.Sprintf("p%d", j)
 			h.scalars[ir.Children(c.e)[j].(*ir.Var)] = name
-			params = append(params, jen.Id(name).Id(v.T.String()))
+			params = append(params, jen.Id(name).Add(goType(v.T)))
 			args = append(args, literal(v))
 		}
 		code, err := h.expr(c.e)
@@ -101,6 +101,7 @@ func TestOperatorTableStagesAgree(t *testing.T) {
 	f.Var().Id("_").Op("=").Qual("fmt", "Println")
 	f.Var().Id("_").Op("=").Qual("math", "Float32bits")
 	f.Var().Id("_").Op("=").Qual(runtimePath, "CPU")
+	f.Var().Id("_").Op("=").Qual(halfPath, "Float16From")
 	host := runGo(t, f)
 
 	for i, c := range cases {

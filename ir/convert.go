@@ -1,21 +1,51 @@
 package ir
 
-import "math"
+import (
+	"math"
+
+	"github.com/obsidian-go/obsidian/half"
+)
+
+// ConversionDefined reports whether values of type from convert to type
+// to: any two valid types, except that the storage floats (float16,
+// bfloat16) convert only to and from float32.
+func ConversionDefined(from, to Type) bool {
+	switch {
+	case !from.Valid() || !to.Valid():
+		return false
+	case from == to:
+		return true
+	case from.IsStorageFloat():
+		return to == Float32
+	case to.IsStorageFloat():
+		return from == Float32
+	}
+	return true
+}
 
 // Conversion returns the function converting the bits of a value of type
 // from to the bits of type to, with CUDA's rules as the printer writes them:
 // integers wrap or extend, float to integer truncates toward zero and
 // saturates at the type's limits (NaN gives 0, as the cvt.rzi instructions
 // do), integer to float and float to float round to nearest even, bool to
-// number gives 0 or 1, and number to bool tests != 0 (so NaN is true). It
-// reports false when either type is invalid.
+// number gives 0 or 1, number to bool tests != 0 (so NaN is true), and the
+// storage floats convert exactly to float32 and from it to nearest even. It
+// reports false when the conversion is not defined (ConversionDefined).
 func Conversion(from, to Type) (func(uint64) uint64, bool) {
-	if !from.Valid() || !to.Valid() {
+	if !ConversionDefined(from, to) {
 		return nil, false
 	}
 	switch {
 	case from == to:
 		return func(x uint64) uint64 { return x }, true
+	case from == Float16:
+		return func(x uint64) uint64 { return f32bits(half.Float16(x).Float32()) }, true
+	case from == BFloat16:
+		return func(x uint64) uint64 { return f32bits(half.BFloat16(x).Float32()) }, true
+	case to == Float16:
+		return func(x uint64) uint64 { return uint64(half.Float16From(f32(x))) }, true
+	case to == BFloat16:
+		return func(x uint64) uint64 { return uint64(half.BFloat16From(f32(x))) }, true
 	case to == Bool && from.IsFloat():
 		dec := floatDecoder(from)
 		return func(x uint64) uint64 { return boolBits(dec(x) != 0) }, true

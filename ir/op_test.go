@@ -54,7 +54,7 @@ func TestOperatorTableIsComplete(t *testing.T) {
 			t.Errorf("%s: no doc", name)
 		case o.Arity != arity[name]:
 			t.Errorf("%s: arity %d in the table of arity %d", name, o.Arity, arity[name])
-		case o.Types == 0 || o.Types&^allTypes != 0:
+		case o.Types == 0 || o.Types&^allTypes != 0 || o.Types&setWhere(Type.IsStorageFloat) != 0:
 			t.Errorf("%s: types %b", name, o.Types)
 		case o.cuda == nil:
 			t.Errorf("%s: no CUDA spelling", name)

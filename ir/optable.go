@@ -92,7 +92,10 @@ var (
 	numbers  = setWhere(Type.IsNumeric)
 	floatSet = setWhere(Type.IsFloat)
 	bools    = SetOf(Bool)
-	allTypes = setWhere(Type.Valid)
+	// the types CUDA's intrinsics take: 32 and 64 bits
+	wideIntegers = setWhere(func(t Type) bool { return t.IsInteger() && t.Size() >= 4 })
+	// every type but the storage floats, which no operator applies to
+	allTypes = setWhere(func(t Type) bool { return t.Valid() && !t.IsStorageFloat() })
 )
 
 // Spelling helpers.
@@ -148,23 +151,23 @@ var unaryTable = [numUnOps]Operation{
 			integer: intOp(func(_ Type, x, _, _ uint64) uint64 { return ^x }),
 		}},
 
-	PopCount: {Name: "PopCount", Doc: "the number of bits set (__popc, __popcll)", Arity: 1, Types: integers,
+	PopCount: {Name: "PopCount", Doc: "the number of bits set (__popc, __popcll)", Arity: 1, Types: wideIntegers,
 		Result: SameType, cuda: intCall("__popc", "__popcll", Int32),
 		sem: semantics{integer: intOp(func(_ Type, x, _, _ uint64) uint64 { return uint64(bits.OnesCount64(x)) })}},
 	LeadingZeros: {Name: "LeadingZeros", Doc: "the number of zero bits above the highest bit set (__clz, __clzll)",
-		Arity: 1, Types: integers, Result: SameType, cuda: intCall("__clz", "__clzll", Int32),
+		Arity: 1, Types: wideIntegers, Result: SameType, cuda: intCall("__clz", "__clzll", Int32),
 		sem: semantics{integer: intOp(func(t Type, x, _, _ uint64) uint64 {
 			return uint64(bits.LeadingZeros64(x) - (64 - t.Bits()))
 		})}},
 	FindFirstSet: {Name: "FindFirstSet", Doc: "the position of the lowest bit set counting from 1, 0 for 0 (__ffs, __ffsll)",
-		Arity: 1, Types: integers, Result: SameType, cuda: intCall("__ffs", "__ffsll", Int32),
+		Arity: 1, Types: wideIntegers, Result: SameType, cuda: intCall("__ffs", "__ffsll", Int32),
 		sem: semantics{integer: intOp(func(_ Type, x, _, _ uint64) uint64 {
 			if x == 0 {
 				return 0
 			}
 			return uint64(bits.TrailingZeros64(x) + 1)
 		})}},
-	BitReverse: {Name: "BitReverse", Doc: "the bits in reverse order (__brev, __brevll)", Arity: 1, Types: integers,
+	BitReverse: {Name: "BitReverse", Doc: "the bits in reverse order (__brev, __brevll)", Arity: 1, Types: wideIntegers,
 		Result: SameType,
 		cuda: func(t Type) Spelling {
 			if t.Bits() == 64 {
@@ -174,7 +177,7 @@ var unaryTable = [numUnOps]Operation{
 		},
 		sem: semantics{integer: intOp(func(t Type, x, _, _ uint64) uint64 { return bits.Reverse64(x) >> (64 - t.Bits()) })}},
 	Abs: {Name: "Abs", Doc: "the absolute value; the minimum integer stays itself (fabsf, fabs)", Arity: 1,
-		Types: setWhere(Type.IsSigned) | floatSet, Result: SameType,
+		Types: setWhere(Type.IsSigned)&wideIntegers | floatSet, Result: SameType,
 		cuda: func(t Type) Spelling {
 			if t.IsFloat() {
 				return floatCall("fabs")(t)
@@ -297,7 +300,7 @@ var binaryTable = [numBinOps]Operation{
 		sem: comparison(func(c int) bool { return c >= 0 }, false)},
 
 	MulHi: {Name: "MulHi", Doc: "the high half of the full product x * y (__mulhi, __umulhi, __mul64hi, __umul64hi)",
-		Arity: 2, Types: integers, Result: SameType,
+		Arity: 2, Types: wideIntegers, Result: SameType,
 		cuda: func(t Type) Spelling {
 			return Spelling{Call: map[Type]string{Int32: "__mulhi", Uint32: "__umulhi", Int64: "__mul64hi",
 				Uint64: "__umul64hi"}[t]}

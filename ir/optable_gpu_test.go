@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/half"
 	"github.com/obsidian-go/obsidian/internal/irgen"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/ir"
@@ -72,6 +73,20 @@ func buffer(t *testing.T, dev runtime.Device, typ ir.Type, vs []ir.Value) any {
 		b, err = runtime.FromSlice(dev, convert(vs, func(v ir.Value) float32 { return math.Float32frombits(uint32(v.Bits)) }))
 	case ir.Float64:
 		b, err = runtime.FromSlice(dev, convert(vs, func(v ir.Value) float64 { return math.Float64frombits(v.Bits) }))
+	case ir.Int8:
+		b, err = runtime.FromSlice(dev, convert(vs, func(v ir.Value) int8 { return int8(v.Int()) }))
+	case ir.Uint8:
+		b, err = runtime.FromSlice(dev, convert(vs, func(v ir.Value) uint8 { return uint8(v.Bits) }))
+	case ir.Int16:
+		b, err = runtime.FromSlice(dev, convert(vs, func(v ir.Value) int16 { return int16(v.Int()) }))
+	case ir.Uint16:
+		b, err = runtime.FromSlice(dev, convert(vs, func(v ir.Value) uint16 { return uint16(v.Bits) }))
+	case ir.Float16:
+		b, err = runtime.FromSlice(dev, convert(vs, func(v ir.Value) half.Float16 { return half.Float16(v.Bits) }))
+	case ir.BFloat16:
+		b, err = runtime.FromSlice(dev, convert(vs, func(v ir.Value) half.BFloat16 { return half.BFloat16(v.Bits) }))
+	default:
+		t.Fatalf("no buffer of %v", typ)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -126,6 +141,30 @@ func values(t *testing.T, typ ir.Type, b any) []ir.Value {
 		var s []float64
 		s, err = b.ToSlice()
 		read(len(s), func(i int) ir.Value { return ir.Value{T: ir.Float64, Bits: math.Float64bits(s[i])} })
+	case *runtime.Buffer[int8]:
+		var s []int8
+		s, err = b.ToSlice()
+		read(len(s), func(i int) ir.Value { return ir.IntValue(ir.Int8, int64(s[i])) })
+	case *runtime.Buffer[uint8]:
+		var s []uint8
+		s, err = b.ToSlice()
+		read(len(s), func(i int) ir.Value { return ir.UintValue(ir.Uint8, uint64(s[i])) })
+	case *runtime.Buffer[int16]:
+		var s []int16
+		s, err = b.ToSlice()
+		read(len(s), func(i int) ir.Value { return ir.IntValue(ir.Int16, int64(s[i])) })
+	case *runtime.Buffer[uint16]:
+		var s []uint16
+		s, err = b.ToSlice()
+		read(len(s), func(i int) ir.Value { return ir.UintValue(ir.Uint16, uint64(s[i])) })
+	case *runtime.Buffer[half.Float16]:
+		var s []half.Float16
+		s, err = b.ToSlice()
+		read(len(s), func(i int) ir.Value { return ir.Value{T: ir.Float16, Bits: uint64(s[i])} })
+	case *runtime.Buffer[half.BFloat16]:
+		var s []half.BFloat16
+		s, err = b.ToSlice()
+		read(len(s), func(i int) ir.Value { return ir.Value{T: ir.BFloat16, Bits: uint64(s[i])} })
 	default:
 		t.Fatalf("buffer of %T", b)
 	}
@@ -156,7 +195,8 @@ func run(t *testing.T, dev runtime.Device, k *ir.Kernel, operand ir.Type, cols [
 
 // ulps returns the distance between two floats of type t in units in the
 // last place: the number of representable values between them, 0 for two
-// NaNs, and the largest distance for a NaN and a number.
+// NaNs (whatever their bits), and the largest distance for a NaN and a
+// number.
 func ulps(t ir.Type, a, b ir.Value) uint64 {
 	na, nb := math.IsNaN(a.Float()), math.IsNaN(b.Float())
 	switch {
@@ -166,6 +206,13 @@ func ulps(t ir.Type, a, b ir.Value) uint64 {
 		return math.MaxUint64
 	}
 	ordered := func(v ir.Value) int64 {
+		if t.IsStorageFloat() {
+			i := int64(int16(uint16(v.Bits)))
+			if i < 0 {
+				i = math.MinInt16 - i
+			}
+			return i
+		}
 		if t == ir.Float32 {
 			i := int64(int32(uint32(v.Bits)))
 			if i < 0 {
@@ -274,20 +321,27 @@ func TestGPUOperatorTable(t *testing.T) {
 }
 
 // TestGPUConversions converts random values between every pair of types
-// on the GPU and in the evaluator, which must agree bit for bit (float to
-// integer conversions truncate and saturate, NaN giving 0).
+// that convert (the narrow integers included; float16 and bfloat16 to and
+// from float32) on the GPU and in the evaluator, which must agree bit for
+// bit (float to integer conversions truncate and saturate, NaN giving 0;
+// conversions to 16-bit floats round to nearest even), any NaN equal to any
+// other.
 func TestGPUConversions(t *testing.T) {
 	g := gpuForTest(t)
 	rng := proptest.Parameters(t, 1).Rng
 	for _, from := range ir.Types {
 		for _, to := range ir.Types {
+			if !ir.ConversionDefined(from, to) {
+				continue
+			}
 			k := elementwise(fmt.Sprintf("convert_%v_%v", from, to), from, to, 1,
 				func(a []ir.Expr) ir.Expr { return &ir.Convert{To: to, X: a[0]} })
 			cols := operands(rng, nil, from, 1)
 			onGPU, onCPU := run(t, g, k, from, cols, to), run(t, runtime.CPU(), k, from, cols, to)
 			bad := 0
 			for i := range onGPU {
-				if a, b := onGPU[i], onCPU[i]; a != b && !(to.IsFloat() && ulps(to, a, b) == 0) && bad < 5 {
+				if a, b := onGPU[i], onCPU[i]; a != b && !((to.IsFloat() || to.IsStorageFloat()) && ulps(to, a, b) == 0) &&
+					bad < 5 {
 					bad++
 					t.Errorf("%v(%v): GPU %v, evaluator %v", to, cols[0][i], a, b)
 				}

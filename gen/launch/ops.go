@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/obsidian-go/obsidian/half"
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
 // Integer is the set of the IR's integer types.
 type Integer interface {
-	~int32 | ~uint32 | ~int64 | ~uint64
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64
 }
 
 // Float is the set of the IR's floating-point types.
@@ -91,6 +92,18 @@ func valueOf[T runtime.Scalar](x T) ir.Value {
 		return ir.UintValue(ir.Uint32, uint64(x))
 	case uint64:
 		return ir.UintValue(ir.Uint64, x)
+	case int8:
+		return ir.IntValue(ir.Int8, int64(x))
+	case uint8:
+		return ir.UintValue(ir.Uint8, uint64(x))
+	case int16:
+		return ir.IntValue(ir.Int16, int64(x))
+	case uint16:
+		return ir.UintValue(ir.Uint16, uint64(x))
+	case half.Float16:
+		return ir.Value{T: ir.Float16, Bits: uint64(x)}
+	case half.BFloat16:
+		return ir.Value{T: ir.BFloat16, Bits: uint64(x)}
 	}
 	panic(fmt.Sprintf("launch: %T is not a scalar type", x))
 }
@@ -113,6 +126,18 @@ func fromValue[R runtime.Scalar](v ir.Value) R {
 		*p = uint32(v.Bits)
 	case *uint64:
 		*p = v.Bits
+	case *int8:
+		*p = int8(v.Int())
+	case *uint8:
+		*p = uint8(v.Bits)
+	case *int16:
+		*p = int16(v.Int())
+	case *uint16:
+		*p = uint16(v.Bits)
+	case *half.Float16:
+		*p = half.Float16(v.Bits)
+	case *half.BFloat16:
+		*p = half.BFloat16(v.Bits)
 	}
 	return r
 }

@@ -342,6 +342,7 @@ func (c *compiler) load(e *ir.Load, sc *scope) (exprFn, ir.Type) {
 		return noExpr, ir.NoType
 	}
 	site := c.site(pos)
+	isBool := e.Array.Elem == ir.Bool // a bool byte other than 0 reads as true
 	return func(m *machine, out *vec) {
 		index(m, out)
 		mem := m.mems[mi]
@@ -352,6 +353,9 @@ func (c *compiler) load(e *ir.Load, sc *scope) (exprFn, ir.Type) {
 				return
 			}
 			out[l] = loadBits(mem.data, mem.elem, i)
+			if isBool {
+				out[l] = boolBits(out[l] != 0)
+			}
 			m.track(mem, i, l, readAccess, false, 0, site)
 		}
 	}, e.Array.Elem

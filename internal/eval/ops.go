@@ -1,33 +1,16 @@
 package eval
 
-import (
-	"math"
-
-	"github.com/obsidian-go/obsidian/ir"
-)
+import "github.com/obsidian-go/obsidian/ir"
 
 // The meaning of operators and conversions is the operator table's
 // (ir.Operation.Func, ir.Conversion); this file adapts it to the machine.
 
 // widthMask returns the mask of the bits a value of type t uses.
-func widthMask(t ir.Type) uint64 {
-	switch t.Size() {
-	case 1:
-		return 1
-	case 4:
-		return math.MaxUint32
-	}
-	return math.MaxUint64
-}
+func widthMask(t ir.Type) uint64 { return t.Mask() }
 
 // signExtend interprets bits of type t as a signed (or, for unsigned types,
 // zero-extended) integer.
-func signExtend(t ir.Type, x uint64) int64 {
-	if t == ir.Int32 {
-		return int64(int32(uint32(x)))
-	}
-	return int64(x)
-}
+func signExtend(t ir.Type, x uint64) int64 { return ir.Value{T: t, Bits: x}.Int() }
 
 // boolBits returns 1 for true and 0 for false.
 func boolBits(b bool) uint64 {

@@ -76,16 +76,32 @@ func (b *builder) chance(n int) bool { return b.rng.Intn(n) == 0 }
 
 func (b *builder) anyType() ir.Type { return ir.Types[b.rng.Intn(len(ir.Types))] }
 
+// convertibleTo returns a random type that converts to t.
+func (b *builder) convertibleTo(t ir.Type) ir.Type {
+	for {
+		if u := b.anyType(); ir.ConversionDefined(u, t) {
+			return u
+		}
+	}
+}
+
 // expr returns an expression of type t at most depth operators deep.
 func (b *builder) expr(t ir.Type, depth int) ir.Expr {
 	if depth <= 0 || b.chance(5) {
 		return b.leaf(t)
 	}
+	if t.IsStorageFloat() {
+		// no operator applies to them: from float32, or a select
+		if b.chance(2) {
+			return &ir.Select{Cond: b.expr(ir.Bool, depth-1), Then: b.expr(t, depth-1), Else: b.expr(t, depth-1)}
+		}
+		return &ir.Convert{To: t, X: b.expr(ir.Float32, depth-1)}
+	}
 	switch b.rng.Intn(8) {
 	case 1:
 		return &ir.Select{Cond: b.expr(ir.Bool, depth-1), Then: b.expr(t, depth-1), Else: b.expr(t, depth-1)}
 	case 2:
-		return &ir.Convert{To: t, X: b.expr(b.anyType(), depth-1)}
+		return &ir.Convert{To: t, X: b.expr(b.convertibleTo(t), depth-1)}
 	case 3:
 		return b.cancelling(t, depth)
 	}

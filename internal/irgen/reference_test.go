@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/obsidian-go/obsidian/half"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -17,7 +18,7 @@ import (
 // [0, width).
 
 type integer interface {
-	int32 | uint32 | int64 | uint64
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64
 }
 
 type float interface{ float32 | float64 }
@@ -68,6 +69,18 @@ func goValue(v ir.Value) any {
 		return v.Bits
 	case ir.Float32:
 		return math.Float32frombits(uint32(v.Bits))
+	case ir.Int8:
+		return int8(v.Bits)
+	case ir.Uint8:
+		return uint8(v.Bits)
+	case ir.Int16:
+		return int16(v.Bits)
+	case ir.Uint16:
+		return uint16(v.Bits)
+	case ir.Float16:
+		return half.Float16(v.Bits)
+	case ir.BFloat16:
+		return half.BFloat16(v.Bits)
 	}
 	return math.Float64frombits(v.Bits)
 }
@@ -86,6 +99,18 @@ func irValue(x any) ir.Value {
 		return ir.UintValue(ir.Uint64, x)
 	case float32:
 		return ir.Value{T: ir.Float32, Bits: uint64(math.Float32bits(x))}
+	case int8:
+		return ir.IntValue(ir.Int8, int64(x))
+	case uint8:
+		return ir.UintValue(ir.Uint8, uint64(x))
+	case int16:
+		return ir.IntValue(ir.Int16, int64(x))
+	case uint16:
+		return ir.UintValue(ir.Uint16, uint64(x))
+	case half.Float16:
+		return ir.Value{T: ir.Float16, Bits: uint64(x)}
+	case half.BFloat16:
+		return ir.Value{T: ir.BFloat16, Bits: uint64(x)}
 	}
 	return ir.Value{T: ir.Float64, Bits: math.Float64bits(x.(float64))}
 }
@@ -125,9 +150,27 @@ func decides(o *ir.Operation, x ir.Value) (ir.Value, bool) {
 }
 
 func convert(x any, to ir.Type) any {
+	switch x := x.(type) {
+	case half.Float16:
+		return convert(x.Float32(), to) // exact
+	case half.BFloat16:
+		return convert(x.Float32(), to)
+	}
 	switch to {
+	case ir.Float16:
+		return half.Float16From(x.(float32))
+	case ir.BFloat16:
+		return half.BFloat16From(x.(float32))
 	case ir.Bool:
 		return toBool(x)
+	case ir.Int8:
+		return convertTo[int8](x)
+	case ir.Uint8:
+		return convertTo[uint8](x)
+	case ir.Int16:
+		return convertTo[int16](x)
+	case ir.Uint16:
+		return convertTo[uint16](x)
 	case ir.Int32:
 		return convertTo[int32](x)
 	case ir.Uint32:
@@ -157,6 +200,14 @@ func toBool(x any) bool {
 		return x != 0
 	case float32:
 		return x != 0
+	case int8:
+		return x != 0
+	case uint8:
+		return x != 0
+	case int16:
+		return x != 0
+	case uint16:
+		return x != 0
 	}
 	return x.(float64) != 0
 }
@@ -179,6 +230,14 @@ func convertTo[T integer | float](x any) T {
 		return T(x)
 	case uint64:
 		return T(x)
+	case int8:
+		return T(x)
+	case uint8:
+		return T(x)
+	case int16:
+		return T(x)
+	case uint16:
+		return T(x)
 	case float32:
 		return fromFloat[T](float64(x))
 	}
@@ -197,6 +256,14 @@ func fromFloat[T integer | float](f float64) T {
 		return T(saturate[int64](f))
 	case uint64:
 		return T(saturate[uint64](f))
+	case int8:
+		return T(saturate[int8](f))
+	case uint8:
+		return T(saturate[uint8](f))
+	case int16:
+		return T(saturate[int16](f))
+	case uint16:
+		return T(saturate[uint16](f))
 	}
 	return T(f)
 }

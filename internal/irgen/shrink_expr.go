@@ -39,9 +39,10 @@ func exprShrinks(e ir.Expr) []ir.Expr {
 	out := constantShrinks(e)
 	t := e.Type()
 	child := func(c ir.Expr) {
-		if c.Type() == t {
+		switch {
+		case c.Type() == t:
 			out = append(out, c)
-		} else {
+		case ir.ConversionDefined(c.Type(), t):
 			out = append(out, &ir.Convert{To: t, X: c})
 		}
 	}
