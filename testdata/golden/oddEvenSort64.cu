@@ -29,8 +29,7 @@ extern "C" __global__ void __launch_bounds__(64) oddEvenSort64(const unsigned in
     {
       unsigned int tid3 = threadIdx.x;
       if ((bid << 6u) + tid3 < output_len) {
-        const unsigned int t1_ = (bid << 6u) + tid3;
-        if (t1_ < output_len) output[t1_] = sh[tid3];
+        output[(bid << 6u) + tid3] = sh[tid3];
       }
     }
     __syncthreads();
