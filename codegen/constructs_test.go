@@ -53,7 +53,7 @@ func atomicKernel(t ir.Type) *ir.Kernel {
 	}
 	body := []ir.Stmt{decl(r, x, 11)}
 	for op := ir.AtomicAdd; op <= ir.AtomicCAS; op++ {
-		if !atomicSupports(op, t) {
+		if !ir.AtomicSupported(op, t) {
 			continue
 		}
 		for _, a := range []*ir.Array{g, s} {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/obsidian-go/obsidian/codegen"
+	"github.com/obsidian-go/obsidian/check"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -155,9 +155,10 @@ func (k *Kernel) Build() (*ir.Kernel, error) {
 	}
 	out := k.ir
 	out.Blocks = blocksNeeded(&out)
-	if err := codegen.Verify(&out, codegen.DefaultTarget); err != nil {
+	if err := check.Verify(&out, check.DefaultTarget); err != nil {
 		return nil, err
 	}
+	out.Verified = true
 	return &out, nil
 }
 

@@ -78,6 +78,10 @@ type Kernel struct {
 	Blocks Expr
 	// SharedBytes is the shared memory a block uses, set by the layout pass.
 	SharedBytes int
+	// Verified says that the kernel passed check.Verify as it is: the dsl's
+	// Build sets it, and codegen.Compile then does not verify it again. Code
+	// that changes a kernel must clear it.
+	Verified bool
 	// Pos is where the kernel was defined.
 	Pos Pos
 }
