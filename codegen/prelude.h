@@ -125,12 +125,6 @@ __OBS_MATH3(fmaf, fma)
 #undef __OBS_MATH1
 #undef __OBS_MATH2
 #undef __OBS_MATH3
-__obs_fn bool isnan(float x) { return __builtin_isnan(x); }
-__obs_fn bool isnan(double x) { return __builtin_isnan(x); }
-__obs_fn bool isinf(float x) { return __builtin_isinf(x); }
-__obs_fn bool isinf(double x) { return __builtin_isinf(x); }
-__obs_fn bool isfinite(float x) { return __builtin_isfinite(x); }
-__obs_fn bool isfinite(double x) { return __builtin_isfinite(x); }
 
 // Warp shuffles and ballot (all 32 lanes).
 #define __OBS_SHUFFLE(NAME, I32, F32, C, LANE)                                      \

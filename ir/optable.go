@@ -218,13 +218,13 @@ var unaryTable = [numUnOps]Operation{
 		cuda: floatCall("trunc"), sem: viaFloat64(math.Trunc)},
 	RoundEven: {Name: "RoundEven", Doc: "the nearest integer, halfway cases to even (rintf, rint)", Arity: 1,
 		Types: floatSet, Result: SameType, cuda: floatCall("rint"), sem: viaFloat64(math.RoundToEven)},
-	IsNaN: {Name: "IsNaN", Doc: "whether x is a NaN (isnan)", Arity: 1, Types: floatSet, Result: BoolResult,
-		cuda: func(Type) Spelling { return Spelling{Call: "isnan"} }, sem: floatTest(math.IsNaN)},
-	IsInf: {Name: "IsInf", Doc: "whether x is an infinity (isinf)", Arity: 1, Types: floatSet, Result: BoolResult,
-		cuda: func(Type) Spelling { return Spelling{Call: "isinf"} },
+	IsNaN: {Name: "IsNaN", Doc: "whether x is a NaN", Arity: 1, Types: floatSet, Result: BoolResult,
+		cuda: floatTestHelper("__obs_isnan", "x != x"), sem: floatTest(math.IsNaN)},
+	IsInf: {Name: "IsInf", Doc: "whether x is an infinity", Arity: 1, Types: floatSet, Result: BoolResult,
+		cuda: floatTestHelper("__obs_isinf", "x - x != x - x && x == x"),
 		sem:  floatTest(func(x float64) bool { return math.IsInf(x, 0) })},
-	IsFinite: {Name: "IsFinite", Doc: "whether x is neither an infinity nor a NaN (isfinite)", Arity: 1,
-		Types: floatSet, Result: BoolResult, cuda: func(Type) Spelling { return Spelling{Call: "isfinite"} },
+	IsFinite: {Name: "IsFinite", Doc: "whether x is neither an infinity nor a NaN", Arity: 1,
+		Types: floatSet, Result: BoolResult, cuda: floatTestHelper("__obs_isfinite", "x - x == x - x"),
 		sem: floatTest(func(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) })},
 
 	FloatBits: {Name: "FloatBits", Doc: "the bits of x (__float_as_uint, __double_as_longlong)", Arity: 1,
@@ -375,6 +375,17 @@ func withReturn(sp Spelling, returns, t Type) Spelling {
 func transcendental(name, doc, cName string, ulp32, ulp64 int, f func(float64) float64) Operation {
 	return Operation{Name: name, Doc: doc + " (" + cName + "f, " + cName + ")", Arity: 1, Types: floatSet,
 		Result: SameType, ULP32: ulp32, ULP64: ulp64, cuda: floatCall(cName), sem: viaFloat64(f)}
+}
+
+// floatTestHelper spells a predicate on floats as a helper function name,
+// overloaded for float and double, returning test (a C expression of x
+// that needs no header: x - x is 0 for finite x and NaN otherwise).
+func floatTestHelper(name, test string) func(Type) Spelling {
+	return func(t Type) Spelling {
+		c := map[Type]string{Float32: "float", Float64: "double"}[t]
+		return Spelling{Call: name, Helper: "static __device__ __forceinline__ bool " + name + "(" + c + " x) { return " +
+			test + "; }"}
+	}
 }
 
 // identity is an operation that keeps the bits (a reinterpretation).
