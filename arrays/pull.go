@@ -1,8 +1,8 @@
 package arrays
 
 import (
-	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/simplify"
 )
 
 // Pull is an array given by its length and an index function.
@@ -175,7 +175,7 @@ func Fold[T, A dsl.Scalar](t *dsl.Thread, f func(acc dsl.Exp[A], x dsl.Exp[T]) d
 
 // constLen returns the length n when it is a constant.
 func constLen(n dsl.U32) (uint32, bool) {
-	if c, ok := codegen.ConstValue(n.IR()); ok {
+	if c, ok := simplify.Constant(n.IR()); ok {
 		return uint32(c.Bits), true
 	}
 	return 0, false

@@ -13,14 +13,32 @@ import (
 // kind and printing, loops, selects, conversions between all types, every
 // operator and awkward constants.
 func constructKernels() []*ir.Kernel {
-	ks := []*ir.Kernel{forAllKernel(), loopKernel(), warpKernel()}
+	ks := []*ir.Kernel{forAllKernel(), loopKernel(), warpKernel(), deepKernel(300)}
 	for _, t := range ir.Types {
-		if t != ir.Bool {
-			ks = append(ks, atomicKernel(t), shuffleKernel(t))
+		if t.Size() >= 4 && t != ir.Bool {
+			ks = append(ks, atomicKernel(t))
+		}
+		if t.IsNumeric() {
+			ks = append(ks, shuffleKernel(t))
+		}
+		if t.IsStorageFloat() {
+			ks = append(ks, storageKernel(t))
+			continue
 		}
 		ks = append(ks, operatorKernel(t))
 	}
 	return ks
+}
+
+// storageKernel reads a 16-bit float storage type, computes in float32 and
+// writes the result back.
+func storageKernel(t ir.Type) *ir.Kernel {
+	in, out := global("in", t, ir.Input, 2), global("out", t, ir.Output, 3)
+	i, x := v("i", ir.Uint32), v("x", ir.Float32)
+	return kernel("storage_"+t.String(), []*ir.Array{in, out}, nil, forAll(ir.GridThreads, i, &ir.Len{Array: in}, 10,
+		decl(x, &ir.Convert{To: ir.Float32, X: load(in, i, 11)}, 11),
+		store(out, i, &ir.Convert{To: t, X: bin(ir.Mul, x, val(ir.FloatValue(ir.Float32, 1.5)))}, 12),
+		store(out, bin(ir.Xor, i, u32(1)), val(ir.FloatValue(t, -2.5)), 13)))
 }
 
 // atomicKernel applies every atomic CUDA has for t, to a global and to a
@@ -35,7 +53,7 @@ func atomicKernel(t ir.Type) *ir.Kernel {
 	}
 	body := []ir.Stmt{decl(r, x, 11)}
 	for op := ir.AtomicAdd; op <= ir.AtomicCAS; op++ {
-		if !atomicSupports(op, t) {
+		if !ir.AtomicSupported(op, t) {
 			continue
 		}
 		for _, a := range []*ir.Array{g, s} {
@@ -76,26 +94,31 @@ func operatorKernel(t ir.Type) *ir.Kernel {
 	params = append(params, in)
 	i, x, y := v("i", ir.Uint32), v("x", t), v("y", t)
 	body := []ir.Stmt{decl(x, load(in, i, 11), 11), decl(y, load(in, bin(ir.Xor, i, u32(1)), 12), 12)}
-	for op := ir.Add; op <= ir.Ge; op++ {
-		if !operatorApplies(op, t) {
-			continue
+	// every operation of the table on t, its result converted back to t
+	apply := func(o *ir.Operation, e ir.Expr) {
+		if o.FaultsFor(t) == ir.CountFault {
+			b := e.(*ir.Binary)
+			b.Y = bin(ir.And, b.Y, val(ir.UintValue(t, uint64(t.Bits()-1))))
 		}
-		e := ir.Expr(bin(op, x, y))
-		if op == ir.Shl || op == ir.Shr {
-			e = bin(op, x, bin(ir.And, y, val(ir.UintValue(t, 7))))
-		}
-		if op.IsComparison() {
-			e = &ir.Select{Cond: e, Then: x, Else: y}
+		if e.Type() != t {
+			e = &ir.Convert{To: t, X: e}
 		}
 		body = append(body, &ir.Assign{Var: x, Value: e, Pos: at(13)})
 	}
-	switch {
-	case t == ir.Bool:
-		body = append(body, &ir.Assign{Var: x, Value: &ir.Unary{Op: ir.Not, X: x}, Pos: at(14)})
-	case t.IsInteger():
-		body = append(body, &ir.Assign{Var: x, Value: &ir.Unary{Op: ir.Not, X: &ir.Unary{Op: ir.Neg, X: x}}, Pos: at(14)})
-	default:
-		body = append(body, &ir.Assign{Var: x, Value: &ir.Unary{Op: ir.Neg, X: x}, Pos: at(14)})
+	for _, op := range ir.UnOps() {
+		if o := op.Operation(); o.Types.Has(t) {
+			apply(o, &ir.Unary{Op: op, X: x})
+		}
+	}
+	for _, op := range ir.BinOps() {
+		if o := op.Operation(); o.Types.Has(t) {
+			apply(o, bin(op, x, y))
+		}
+	}
+	for _, op := range ir.TernOps() {
+		if o := op.Operation(); o.Types.Has(t) {
+			apply(o, &ir.Ternary{Op: op, X: x, Y: y, Z: x})
+		}
 	}
 	for _, c := range awkwardConstants(t) {
 		body = append(body, &ir.Assign{Var: y, Value: bin(ir.Eq, y, val(c)), Pos: at(15)})
@@ -105,6 +128,9 @@ func operatorKernel(t ir.Type) *ir.Kernel {
 		body[len(body)-1] = &ir.Assign{Var: y, Value: &ir.Select{Cond: bin(ir.Eq, y, val(c)), Then: val(c), Else: x}, Pos: at(15)}
 	}
 	for _, to := range ir.Types {
+		if !ir.ConversionDefined(t, to) {
+			continue
+		}
 		out := global("out_"+to.String(), to, ir.Output, 3)
 		params = append(params, out)
 		body = append(body, store(out, i, &ir.Convert{To: to, X: bin(ir.Or, x, y)}, 16))
@@ -116,15 +142,7 @@ func operatorKernel(t ir.Type) *ir.Kernel {
 }
 
 // operatorApplies reports whether verify accepts op on t.
-func operatorApplies(op ir.BinOp, t ir.Type) bool {
-	switch op {
-	case ir.And, ir.Or, ir.Xor:
-		return t.IsInteger() || t == ir.Bool
-	case ir.Shl, ir.Shr:
-		return t.IsInteger()
-	}
-	return op.IsComparison() || t.IsNumeric()
-}
+func operatorApplies(op ir.BinOp, t ir.Type) bool { return op.Operation().Types.Has(t) }
 
 // awkwardConstants are the constants of t whose printing is not obvious.
 func awkwardConstants(t ir.Type) []ir.Value {
@@ -135,8 +153,10 @@ func awkwardConstants(t ir.Type) []ir.Value {
 		return []ir.Value{ir.IntValue(t, math.MinInt32), ir.IntValue(t, math.MaxInt32), ir.IntValue(t, -3)}
 	case ir.Int64:
 		return []ir.Value{ir.IntValue(t, math.MinInt64), ir.IntValue(t, math.MaxInt64), ir.IntValue(t, -3)}
-	case ir.Uint32, ir.Uint64:
+	case ir.Uint32, ir.Uint64, ir.Uint8, ir.Uint16:
 		return []ir.Value{ir.UintValue(t, math.MaxUint64), ir.UintValue(t, 5)}
+	case ir.Int8, ir.Int16:
+		return []ir.Value{ir.IntValue(t, -1<<(t.Bits()-1)), ir.IntValue(t, 1<<(t.Bits()-1)-1), ir.IntValue(t, -3)}
 	}
 	var vs []ir.Value
 	for _, f := range []float64{0.1, 1, math.Copysign(0, -1), 1e-45, 3.4028234663852886e38, 1e300, math.Inf(1), math.Inf(-1), 5e-324} {

@@ -8,6 +8,7 @@
 #define __shared__ __attribute__((shared))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __align__(n) __attribute__((aligned(n)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
 #define __obs_fn static __device__ __inline__ __attribute__((always_inline))
 
 struct __obs_index {
@@ -27,6 +28,45 @@ __obs_fn int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
 __obs_fn double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
 __obs_fn long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
 
+// Float to integer conversions: truncated toward zero, saturating, NaN to 0.
+__obs_fn int __float2int_rz(float x) { return __nvvm_f2i_rz(x); }
+__obs_fn unsigned int __float2uint_rz(float x) { return __nvvm_f2ui_rz(x); }
+__obs_fn long long __float2ll_rz(float x) { return __nvvm_f2ll_rz(x); }
+__obs_fn unsigned long long __float2ull_rz(float x) { return __nvvm_f2ull_rz(x); }
+__obs_fn int __double2int_rz(double x) { return __nvvm_d2i_rz(x); }
+__obs_fn unsigned int __double2uint_rz(double x) { return __nvvm_d2ui_rz(x); }
+__obs_fn long long __double2ll_rz(double x) { return __nvvm_d2ll_rz(x); }
+__obs_fn unsigned long long __double2ull_rz(double x) { return __nvvm_d2ull_rz(x); }
+
+// Bit reinterpretations.
+__obs_fn unsigned int __float_as_uint(float x) { return __builtin_bit_cast(unsigned int, x); }
+__obs_fn float __uint_as_float(unsigned int x) { return __builtin_bit_cast(float, x); }
+
+// Integer intrinsics.
+__obs_fn int __popc(unsigned int x) { return __builtin_popcount(x); }
+__obs_fn int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+__obs_fn int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
+__obs_fn int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+__obs_fn int __ffs(int x) { return __builtin_ffs(x); }
+__obs_fn int __ffsll(long long x) { return __builtin_ffsll(x); }
+__obs_fn unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
+__obs_fn unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
+__obs_fn int __mulhi(int x, int y) { return __nvvm_mulhi_i(x, y); }
+__obs_fn unsigned int __umulhi(unsigned int x, unsigned int y) { return __nvvm_mulhi_ui(x, y); }
+__obs_fn long long __mul64hi(long long x, long long y) { return __nvvm_mulhi_ll(x, y); }
+__obs_fn unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+  return __nvvm_mulhi_ull(x, y);
+}
+__obs_fn unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  return __nvvm_prmt(x, y, s);
+}
+__obs_fn unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int n) {
+  return (unsigned int)((((unsigned long long)hi << 32) | lo) << (n & 31) >> 32);
+}
+__obs_fn unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int n) {
+  return (unsigned int)((((unsigned long long)hi << 32) | lo) >> (n & 31));
+}
+
 // Integer min and max, overloaded as in CUDA.
 #define __OBS_MINMAX(T)                                  \
   __obs_fn T min(T a, T b) { return a < b ? a : b; }     \
@@ -44,6 +84,47 @@ __obs_fn double fmin(double a, double b) { return __builtin_fmin(a, b); }
 __obs_fn double fmax(double a, double b) { return __builtin_fmax(a, b); }
 __obs_fn float fmodf(float a, float b) { return __builtin_fmodf(a, b); }
 __obs_fn double fmod(double a, double b) { return __builtin_fmod(a, b); }
+// The math functions, as CUDA's headers provide them: calls of libdevice's
+// __nv_ functions, declared here and left unresolved (clang only checks).
+#define __OBS_MATH1(F, D)                                                              \
+  extern "C" __device__ float __nv_##F(float);                                         \
+  extern "C" __device__ double __nv_##D(double);                                       \
+  __obs_fn float F(float x) { return __nv_##F(x); }                                    \
+  __obs_fn double D(double x) { return __nv_##D(x); }
+#define __OBS_MATH2(F, D)                                                              \
+  extern "C" __device__ float __nv_##F(float, float);                                  \
+  extern "C" __device__ double __nv_##D(double, double);                               \
+  __obs_fn float F(float x, float y) { return __nv_##F(x, y); }                        \
+  __obs_fn double D(double x, double y) { return __nv_##D(x, y); }
+#define __OBS_MATH3(F, D)                                                              \
+  extern "C" __device__ float __nv_##F(float, float, float);                           \
+  extern "C" __device__ double __nv_##D(double, double, double);                       \
+  __obs_fn float F(float x, float y, float z) { return __nv_##F(x, y, z); }            \
+  __obs_fn double D(double x, double y, double z) { return __nv_##D(x, y, z); }
+__OBS_MATH1(sqrtf, sqrt)
+__OBS_MATH1(rsqrtf, rsqrt)
+__OBS_MATH1(cbrtf, cbrt)
+__OBS_MATH1(expf, exp)
+__OBS_MATH1(exp2f, exp2)
+__OBS_MATH1(logf, log)
+__OBS_MATH1(log2f, log2)
+__OBS_MATH1(log1pf, log1p)
+__OBS_MATH1(sinf, sin)
+__OBS_MATH1(cosf, cos)
+__OBS_MATH1(tanf, tan)
+__OBS_MATH1(tanhf, tanh)
+__OBS_MATH1(fabsf, fabs)
+__OBS_MATH1(floorf, floor)
+__OBS_MATH1(ceilf, ceil)
+__OBS_MATH1(roundf, round)
+__OBS_MATH1(truncf, trunc)
+__OBS_MATH1(rintf, rint)
+__OBS_MATH2(powf, pow)
+__OBS_MATH2(copysignf, copysign)
+__OBS_MATH3(fmaf, fma)
+#undef __OBS_MATH1
+#undef __OBS_MATH2
+#undef __OBS_MATH3
 
 // Warp shuffles and ballot (all 32 lanes).
 #define __OBS_SHUFFLE(NAME, I32, F32, C, LANE)                                      \

@@ -2,9 +2,11 @@ package codegen
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/simplify"
 )
 
 // Print returns the CUDA C text of a compiled kernel (one returned by
@@ -24,6 +26,18 @@ type printer struct {
 	b     strings.Builder
 	depth int
 	temps int // temps named so far
+	// known holds the conditions of the enclosing ifs that still hold
+	// where the printer is: a store or atomic they already guard is not
+	// guarded again.
+	known []*knownCondition
+}
+
+// knownCondition is the condition of an enclosing if, while none of the
+// variables it reads has been assigned since.
+type knownCondition struct {
+	cond  ir.Expr
+	vars  map[*ir.Var]bool
+	holds bool
 }
 
 func (p *printer) line(format string, args ...any) {
@@ -35,6 +49,9 @@ func (p *printer) line(format string, args ...any) {
 func (p *printer) kernel() {
 	k := p.k
 	p.line("// %s: %d threads per block, %d bytes of shared memory", k.Name, k.Threads, k.SharedBytes)
+	for _, h := range helpers(k) {
+		p.line("%s", h)
+	}
 	var params []string
 	for _, prm := range k.Params {
 		if a := prm.Array; a != nil {
@@ -102,11 +119,12 @@ func (p *printer) stmt(s ir.Stmt) {
 	case *ir.Assign:
 		e := p.prepare([]ir.Expr{s.Value})
 		p.line("%s = %s;", s.Var.Name, expr(e[0]))
+		p.forget(func(v *ir.Var) bool { return v == s.Var })
 	case *ir.Store:
-		global := s.Array.Space == ir.Global
-		e := p.prepare([]ir.Expr{s.Index, s.Value}, global)
+		guard := s.Array.Space == ir.Global && !p.holds(s.Array, s.Index)
+		e := p.prepare([]ir.Expr{s.Index, s.Value}, guard)
 		index := expr(e[0])
-		p.guarded(s.Array, index, fmt.Sprintf("%s[%s] = %s;", s.Array.Name, index, expr(e[1])))
+		p.guarded(s.Array, index, guard, fmt.Sprintf("%s[%s] = %s;", s.Array.Name, index, expr(e[1])))
 	case *ir.Atomic:
 		p.atomic(s)
 	case *ir.If:
@@ -123,10 +141,12 @@ func (p *printer) stmt(s ir.Stmt) {
 		}
 		v := s.Var.Name
 		p.line("for (%s %s = %s; %s < %s; %s++) {", cType(s.Var.T), v, cConst(ir.Value{T: s.Var.T}), v, count, v)
+		p.forget(func(v *ir.Var) bool { return assigned(s.Body, v) })
 		p.block(s.Body)
 		p.line("}")
 	case *ir.While:
 		p.line("while (%s) {", expr(s.Cond))
+		p.forget(func(v *ir.Var) bool { return assigned(s.Body, v) })
 		p.block(s.Body)
 		p.line("}")
 	case *ir.ForAll:
@@ -138,9 +158,17 @@ func (p *printer) stmt(s ir.Stmt) {
 			p.line("__syncthreads();")
 		}
 	case *ir.Shuffle:
+		p.forget(func(v *ir.Var) bool { return v == s.Result })
 		e := p.prepare([]ir.Expr{s.Value, s.Lane})
+		if t := s.Result.T; t.Size() < 4 {
+			// CUDA shuffles 32 and 64-bit values: through int and back
+			p.line("%s = (%s)%s(0xffffffffu, (int)%s, %s);", s.Result.Name, cType(t), shuffleFunction[s.Mode],
+				operand(e[0], precUnary, false), expr(e[1]))
+			break
+		}
 		p.line("%s = %s(0xffffffffu, %s, %s);", s.Result.Name, shuffleFunction[s.Mode], expr(e[0]), expr(e[1]))
 	case *ir.Ballot:
+		p.forget(func(v *ir.Var) bool { return v == s.Result })
 		e := p.prepare([]ir.Expr{s.Pred})
 		p.line("%s = __ballot_sync(0xffffffffu, %s);", s.Result.Name, expr(e[0]))
 	}
@@ -153,13 +181,57 @@ var shuffleFunction = map[ir.ShuffleMode]string{
 	ir.ShuffleXor:  "__shfl_xor_sync",
 }
 
-// guarded prints a statement accessing a[index]; for a global array only
-// when the index is below the array's length.
-func (p *printer) guarded(a *ir.Array, index, stmt string) {
-	if a.Space == ir.Global {
+// guarded prints a statement accessing a[index], when guard only if the
+// index is below the array's length.
+func (p *printer) guarded(a *ir.Array, index string, guard bool, stmt string) {
+	if guard {
 		p.line("if (%s < %s_len) %s", index, a.Name, stmt)
 	} else {
 		p.line("%s", stmt)
+	}
+}
+
+// holds reports whether an enclosing if already ensures index < len(a).
+func (p *printer) holds(a *ir.Array, index ir.Expr) bool {
+	for _, k := range p.known {
+		b, ok := k.cond.(*ir.Binary)
+		if !ok || !k.holds || b.Op != ir.Lt {
+			continue
+		}
+		if l, ok := b.Y.(*ir.Len); ok && l.Array == a && simplify.Same(b.X, index) {
+			return true
+		}
+	}
+	return false
+}
+
+// assume records that cond holds in the statements printed until the
+// matching release, when it reads no memory (which stores may change).
+func (p *printer) assume(cond ir.Expr) {
+	k := &knownCondition{cond: cond, vars: map[*ir.Var]bool{}, holds: true}
+	ir.WalkExpr(cond, func(e ir.Expr) {
+		switch e := e.(type) {
+		case *ir.Var:
+			k.vars[e] = true
+		case *ir.Load, *ir.Invalid:
+			k.holds = false
+		}
+	})
+	p.known = append(p.known, k)
+}
+
+// release drops the condition assume recorded last.
+func (p *printer) release() { p.known = p.known[:len(p.known)-1] }
+
+// forget drops the known conditions that read a variable changed says is
+// assigned from here on.
+func (p *printer) forget(changed func(*ir.Var) bool) {
+	for _, k := range p.known {
+		for v := range k.vars {
+			if k.holds && changed(v) {
+				k.holds = false
+			}
+		}
 	}
 }
 
@@ -168,7 +240,9 @@ func (p *printer) ifChain(s *ir.If) {
 	e := p.prepare([]ir.Expr{s.Cond})
 	p.line("if (%s) {", expr(e[0]))
 	for {
+		p.assume(s.Cond)
 		p.block(s.Then)
+		p.release()
 		if len(s.Else) == 0 {
 			p.line("}")
 			return
@@ -197,4 +271,51 @@ func assigned(body []ir.Stmt, v *ir.Var) bool {
 		return !found
 	})
 	return found
+}
+
+// helpers returns the C definitions of the helper functions the operations
+// of k call (Spelling.Helper), each once, sorted.
+func helpers(k *ir.Kernel) []string {
+	set := map[string]bool{}
+	visit := func(e ir.Expr) {
+		var o *ir.Operation
+		switch e := e.(type) {
+		case *ir.Unary:
+			o = e.Op.Operation()
+		case *ir.Binary:
+			o = e.Op.Operation()
+		case *ir.Ternary:
+			o = e.Op.Operation()
+		}
+		if sp, ok := spelling(o, firstOperand(e)); ok && sp.Helper != "" {
+			set[sp.Helper] = true
+		}
+	}
+	ir.WalkStmts(k.Body, func(s ir.Stmt) bool {
+		for _, e := range ir.Exprs(s) {
+			ir.WalkExpr(e, visit)
+			ir.WalkExpr(e, func(e ir.Expr) {
+				if c, ok := e.(*ir.Convert); ok {
+					if h, ok := storageConversion[[2]ir.Type{c.X.Type(), c.To}]; ok {
+						set[h.definition] = true
+					}
+				}
+			})
+		}
+		return true
+	})
+	var out []string
+	for h := range set {
+		out = append(out, h)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// firstOperand returns the first operand of an operation, or e itself.
+func firstOperand(e ir.Expr) ir.Expr {
+	if c := ir.Children(e); len(c) > 0 {
+		return c[0]
+	}
+	return e
 }

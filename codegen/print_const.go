@@ -26,12 +26,26 @@ func cType(t ir.Type) string {
 		return "float"
 	case ir.Float64:
 		return "double"
+	case ir.Int8:
+		return "signed char"
+	case ir.Uint8:
+		return "unsigned char"
+	case ir.Int16:
+		return "short"
+	case ir.Uint16, ir.Float16, ir.BFloat16: // the 16-bit floats are stored as their bits
+		return "unsigned short"
 	}
 	return "void"
 }
 
 // cConst returns the exact C spelling of a constant.
 func cConst(v ir.Value) string {
+	switch {
+	case v.T.IsInteger() && v.T.Size() < 4:
+		return "(" + cType(v.T) + ")" + strconv.FormatInt(v.Int(), 10)
+	case v.T.IsStorageFloat():
+		return fmt.Sprintf("(unsigned short)0x%04x", v.Bits)
+	}
 	switch v.T {
 	case ir.Bool:
 		return strconv.FormatBool(v.Bool())

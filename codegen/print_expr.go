@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/obsidian-go/obsidian/ir"
@@ -23,148 +24,245 @@ const (
 	precPrimary // names, constants, calls, indexing, anything in parentheses
 )
 
-// operator is how a binary operator prints: infix symbol and precedence,
-// or a function name.
-type operator struct {
-	symbol string
-	prec   int
-	call   string
+// infixPrecedence is the C precedence of each binary operator the operator
+// table spells.
+var infixPrecedence = map[string]int{
+	"||": precOrOr, "&&": precAndAnd, "|": precBitOr, "^": precBitXor, "&": precBitAnd,
+	"==": precEquality, "!=": precEquality, "<": precRelational, "<=": precRelational, ">": precRelational,
+	">=": precRelational, "<<": precShift, ">>": precShift, "+": precAdditive, "-": precAdditive,
+	"*": precMultiplicative, "/": precMultiplicative, "%": precMultiplicative,
 }
 
-func binaryOperator(op ir.BinOp, t ir.Type) operator {
-	switch op {
-	case ir.Add:
-		return operator{symbol: "+", prec: precAdditive}
-	case ir.Sub:
-		return operator{symbol: "-", prec: precAdditive}
-	case ir.Mul:
-		return operator{symbol: "*", prec: precMultiplicative}
-	case ir.Div:
-		return operator{symbol: "/", prec: precMultiplicative}
-	case ir.Rem:
-		switch t {
-		case ir.Float32:
-			return operator{call: "fmodf"}
-		case ir.Float64:
-			return operator{call: "fmod"}
-		}
-		return operator{symbol: "%", prec: precMultiplicative}
-	case ir.And:
-		if t == ir.Bool {
-			return operator{symbol: "&&", prec: precAndAnd}
-		}
-		return operator{symbol: "&", prec: precBitAnd}
-	case ir.Or:
-		if t == ir.Bool {
-			return operator{symbol: "||", prec: precOrOr}
-		}
-		return operator{symbol: "|", prec: precBitOr}
-	case ir.Xor:
-		if t == ir.Bool {
-			return operator{symbol: "!=", prec: precEquality}
-		}
-		return operator{symbol: "^", prec: precBitXor}
-	case ir.Shl:
-		return operator{symbol: "<<", prec: precShift}
-	case ir.Shr:
-		return operator{symbol: ">>", prec: precShift}
-	case ir.Min, ir.Max:
-		name := strings.ToLower(op.String())
-		switch t {
-		case ir.Float32:
-			return operator{call: "f" + name + "f"}
-		case ir.Float64:
-			return operator{call: "f" + name}
-		}
-		return operator{call: name}
-	case ir.Eq:
-		return operator{symbol: "==", prec: precEquality}
-	case ir.Ne:
-		return operator{symbol: "!=", prec: precEquality}
-	case ir.Lt:
-		return operator{symbol: "<", prec: precRelational}
-	case ir.Le:
-		return operator{symbol: "<=", prec: precRelational}
-	case ir.Gt:
-		return operator{symbol: ">", prec: precRelational}
-	}
-	return operator{symbol: ">=", prec: precRelational}
+// saturatingConversion names CUDA's float-to-integer conversions that
+// truncate toward zero and saturate (NaN gives 0), as the evaluator does; a
+// C cast of an out-of-range value is undefined.
+var saturatingConversion = map[[2]ir.Type]string{
+	{ir.Float32, ir.Int32}: "__float2int_rz", {ir.Float32, ir.Uint32}: "__float2uint_rz",
+	{ir.Float32, ir.Int64}: "__float2ll_rz", {ir.Float32, ir.Uint64}: "__float2ull_rz",
+	{ir.Float64, ir.Int32}: "__double2int_rz", {ir.Float64, ir.Uint32}: "__double2uint_rz",
+	{ir.Float64, ir.Int64}: "__double2ll_rz", {ir.Float64, ir.Uint64}: "__double2ull_rz",
+}
+
+// conversionHelper is a C function converting to or from a 16-bit float
+// storage type, and its definition.
+type conversionHelper struct{ name, definition string }
+
+// storageConversion converts between float32 and the 16-bit float types,
+// held as their bits in unsigned shorts, with the PTX conversions that
+// round to nearest even (cvt.rn; bfloat16 needs sm_80).
+var storageConversion = map[[2]ir.Type]conversionHelper{
+	{ir.Float16, ir.Float32}: {"__obs_half2float", "static __device__ __forceinline__ float __obs_half2float(unsigned short h) " +
+		"{ float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h)); return f; }"},
+	{ir.Float32, ir.Float16}: {"__obs_float2half", "static __device__ __forceinline__ unsigned short __obs_float2half(float f) " +
+		"{ unsigned short h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }"},
+	{ir.BFloat16, ir.Float32}: {"__obs_bfloat162float", "static __device__ __forceinline__ float __obs_bfloat162float(unsigned short h) " +
+		"{ return __uint_as_float((unsigned int)h << 16); }"},
+	{ir.Float32, ir.BFloat16}: {"__obs_float2bfloat16", "static __device__ __forceinline__ unsigned short __obs_float2bfloat16(float f) " +
+		"{ unsigned short h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }"},
 }
 
 // expr prints e as a full expression.
 func expr(e ir.Expr) string {
-	s, _ := term(e)
-	return s
+	var b strings.Builder
+	writeExpr(&b, e)
+	return b.String()
 }
 
-// term prints e and returns its precedence.
-func term(e ir.Expr) (string, int) {
+// writeExpr writes e as a full expression. The time it takes is linear in
+// the size of e: every node is written once, and how it must be
+// parenthesised is decided from its kind, not from its text.
+func writeExpr(b *strings.Builder, e ir.Expr) {
 	switch e := e.(type) {
 	case *ir.Const:
-		s := cConst(e.Value)
-		if strings.HasPrefix(s, "-") {
-			return s, precUnary
-		}
-		return s, precPrimary
+		b.WriteString(cConst(e.Value))
 	case *ir.Var:
-		return e.Name, precPrimary
+		b.WriteString(e.Name)
 	case *ir.Special:
 		switch e.Kind {
 		case ir.LaneIdx:
-			return "(threadIdx.x & 31u)", precPrimary
+			b.WriteString("(threadIdx.x & 31u)")
 		case ir.WarpIdx:
-			return "(threadIdx.x >> 5)", precPrimary
+			b.WriteString("(threadIdx.x >> 5)")
+		default:
+			b.WriteString(e.Kind.String())
 		}
-		return e.Kind.String(), precPrimary
 	case *ir.Unary:
-		if e.Op == ir.Neg && e.X.Type().IsSigned() {
-			return wrapping(e.X.Type(), "-("+unsignedOf(e.X.Type())+")"+operand(e.X, precUnary, false)), precUnary
-		}
-		sym := "-"
-		if e.Op == ir.Not {
-			sym = "~"
-			if e.X.Type() == ir.Bool {
-				sym = "!"
-			}
-		}
-		return sym + operand(e.X, precUnary, false), precUnary
+		writeOperation(b, e.Op.Operation(), e.X)
 	case *ir.Binary:
-		op := binaryOperator(e.Op, e.X.Type())
-		if op.call != "" {
-			return op.call + "(" + expr(e.X) + ", " + expr(e.Y) + ")", precPrimary
-		}
-		if wraps(e.Op, e.X.Type()) {
-			// Signed overflow is undefined in C; the IR wraps. Compute in
-			// the unsigned type of the same width and convert back.
-			return wrapping(e.X.Type(), unsignedArith(e)), precUnary
-		}
-		return operand(e.X, op.prec, false) + " " + op.symbol + " " + operand(e.Y, op.prec, true), op.prec
+		writeOperation(b, e.Op.Operation(), e.X, e.Y)
+	case *ir.Ternary:
+		writeOperation(b, e.Op.Operation(), e.X, e.Y, e.Z)
 	case *ir.Select:
-		return "(" + expr(e.Cond) + " ? " + expr(e.Then) + " : " + expr(e.Else) + ")", precPrimary
+		b.WriteString("(")
+		writeExpr(b, e.Cond)
+		b.WriteString(" ? ")
+		writeExpr(b, e.Then)
+		b.WriteString(" : ")
+		writeExpr(b, e.Else)
+		b.WriteString(")")
 	case *ir.Convert:
-		return "(" + cType(e.To) + ")" + operand(e.X, precUnary, false), precUnary
+		if c, ok := storageConversion[[2]ir.Type{e.X.Type(), e.To}]; ok {
+			b.WriteString(c.name + "(")
+			writeExpr(b, e.X)
+			b.WriteString(")")
+			break
+		}
+		if f, ok := saturatingConversion[[2]ir.Type{e.X.Type(), e.To}]; ok {
+			b.WriteString(f + "(")
+			writeExpr(b, e.X)
+			b.WriteString(")")
+			break
+		}
+		b.WriteString("(" + cType(e.To) + ")")
+		writeOperand(b, e.X, precUnary, false)
 	case *ir.Load:
-		return e.Array.Name + "[" + expr(e.Index) + "]", precPrimary
+		b.WriteString(e.Array.Name + "[")
+		writeExpr(b, e.Index)
+		b.WriteString("]")
 	case *ir.Len:
 		if e.Array.Space == ir.Shared {
-			return cConst(ir.UintValue(ir.Uint32, uint64(e.Array.Size))), precPrimary
+			b.WriteString(cConst(ir.UintValue(ir.Uint32, uint64(e.Array.Size))))
+		} else {
+			b.WriteString(e.Array.Name + "_len")
 		}
-		return e.Array.Name + "_len", precPrimary
 	case *ir.Invalid:
-		return "(invalid expression: " + e.Msg + ")", precPrimary
+		b.WriteString("(invalid expression: " + e.Msg + ")")
+	default:
+		b.WriteString(fmt.Sprintf("(unknown expression %T)", e))
 	}
-	return "(missing expression)", precPrimary
 }
 
-// operand prints e as an operand of an operator of precedence prec,
+// precedence returns the precedence of e as writeExpr prints it.
+func precedence(e ir.Expr) int {
+	switch e := e.(type) {
+	case *ir.Const:
+		if c := cConst(e.Value); strings.HasPrefix(c, "-") || strings.HasPrefix(c, "(") && !strings.HasSuffix(c, ")") {
+			return precUnary // a negative number, or a cast
+		}
+	case *ir.Unary:
+		return operationPrecedence(e.Op.Operation(), e.X)
+	case *ir.Binary:
+		return operationPrecedence(e.Op.Operation(), e.X)
+	case *ir.Ternary:
+		return operationPrecedence(e.Op.Operation(), e.X)
+	case *ir.Convert:
+		_, saturating := saturatingConversion[[2]ir.Type{e.X.Type(), e.To}]
+		_, storage := storageConversion[[2]ir.Type{e.X.Type(), e.To}]
+		if !saturating && !storage {
+			return precUnary
+		}
+	}
+	return precPrimary
+}
+
+// startsWithMinus reports whether e as printed begins with '-', which a
+// reader could take for part of a preceding operator.
+func startsWithMinus(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.Const:
+		return strings.HasPrefix(cConst(e.Value), "-")
+	case *ir.Unary:
+		o := e.Op.Operation()
+		if o == nil {
+			return false
+		}
+		sp, ok := o.CUDA(e.X.Type())
+		return ok && sp.Infix == "-" && !wraps(o, e.X.Type())
+	}
+	return false
+}
+
+// spelling returns how o prints on operands like x.
+func spelling(o *ir.Operation, x ir.Expr) (ir.Spelling, bool) {
+	if o == nil {
+		return ir.Spelling{}, false
+	}
+	return o.CUDA(x.Type())
+}
+
+func operationPrecedence(o *ir.Operation, x ir.Expr) int {
+	sp, ok := spelling(o, x)
+	r := o.Result.Of(x.Type())
+	switch {
+	case !ok:
+		return precPrimary
+	case wraps(o, x.Type()) || r.IsInteger() && r.Size() < 4:
+		return precUnary
+	case sp.Infix == "":
+		if sp.Returns != ir.NoType {
+			return precUnary
+		}
+		return precPrimary
+	case o.Arity == 1:
+		return precUnary
+	}
+	return infixPrecedence[sp.Infix]
+}
+
+// writeOperation writes o applied to args.
+func writeOperation(b *strings.Builder, o *ir.Operation, args ...ir.Expr) {
+	sp, ok := spelling(o, args[0])
+	if !ok {
+		b.WriteString("(invalid operation)")
+		return
+	}
+	t := args[0].Type()
+	if r := o.Result.Of(t); r.IsInteger() && r.Size() < 4 && !wraps(o, t) {
+		// C computes on the narrow types in int: convert back.
+		b.WriteString("(" + cType(r) + ")(")
+		defer b.WriteString(")")
+	}
+	switch {
+	case wraps(o, t):
+		// Signed overflow is undefined in C; the IR wraps. Compute in the
+		// unsigned type of the same width and convert back.
+		b.WriteString(signedCast(t) + "(")
+		writeUnsigned(b, o, sp, args)
+		b.WriteString(")")
+	case sp.Infix == "":
+		if sp.Returns != ir.NoType {
+			b.WriteString("(" + cType(o.Result.Of(t)) + ")")
+		}
+		b.WriteString(sp.Call + "(")
+		for i, a := range args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if i == len(args)-1 && sp.SelectorMask != 0 {
+				writeOperand(b, a, precBitAnd, false)
+				b.WriteString(" & " + cConst(ir.UintValue(t, sp.SelectorMask)))
+				continue
+			}
+			writeExpr(b, a)
+		}
+		b.WriteString(")")
+	case len(args) == 1:
+		b.WriteString(sp.Infix)
+		writeOperand(b, args[0], precUnary, false)
+	default:
+		prec := infixPrecedence[sp.Infix]
+		writeOperand(b, args[0], prec, false)
+		b.WriteString(" " + sp.Infix + " ")
+		writeOperand(b, args[1], prec, true)
+	}
+}
+
+// operand prints e as an operand (see writeOperand).
+func operand(e ir.Expr, prec int, right bool) string {
+	var b strings.Builder
+	writeOperand(&b, e, prec, right)
+	return b.String()
+}
+
+// writeOperand writes e as an operand of an operator of precedence prec,
 // parenthesised where C's rules would bind it otherwise or could surprise
 // a reader: a right operand of equal precedence, a bitwise or shift operand
 // that is another kind of operation, a comparison inside a comparison,
 // && mixed with ||, and a leading minus.
-func operand(e ir.Expr, prec int, right bool) string {
-	s, p := term(e)
+func writeOperand(b *strings.Builder, e ir.Expr, prec int, right bool) {
+	p := precedence(e)
 	inner := p > precLowest && p < precUnary
-	paren := p < prec || (right && p == prec) || strings.HasPrefix(s, "-")
+	paren := p < prec || (right && p == prec) || startsWithMinus(e)
 	switch {
 	case prec >= precBitOr && prec <= precBitAnd || prec == precShift:
 		paren = paren || (inner && p != prec)
@@ -174,48 +272,72 @@ func operand(e ir.Expr, prec int, right bool) string {
 		paren = paren || ((p == precOrOr || p == precAndAnd) && p != prec)
 	}
 	if paren {
-		return "(" + s + ")"
+		b.WriteString("(")
 	}
-	return s
-}
-
-// wraps reports whether op on the signed type t can overflow, which C
-// leaves undefined and the IR defines as wrapping around.
-func wraps(op ir.BinOp, t ir.Type) bool {
-	return t.IsSigned() && (op == ir.Add || op == ir.Sub || op == ir.Mul || op == ir.Shl)
-}
-
-// unsignedArith prints the wrapping operation e in the unsigned type as
-// wide as its operands, nested wrapping operations staying unsigned.
-func unsignedArith(e *ir.Binary) string {
-	y := unsignedTerm(e.Y)
-	if e.Op == ir.Shl {
-		y = operand(e.Y, precShift, true) // the count keeps its value
+	writeExpr(b, e)
+	if paren {
+		b.WriteString(")")
 	}
-	return unsignedTerm(e.X) + " " + binaryOperator(e.Op, e.X.Type()).symbol + " " + y
 }
 
-// unsignedTerm prints the signed e as a value of the unsigned type as wide.
-func unsignedTerm(e ir.Expr) string {
-	if b, ok := e.(*ir.Binary); ok && wraps(b.Op, b.X.Type()) {
-		return "(" + unsignedArith(b) + ")"
+// wraps reports whether o on type t can overflow, which C leaves undefined
+// for signed types (and for the narrow types, which C computes in int) and
+// the IR defines as wrapping around.
+func wraps(o *ir.Operation, t ir.Type) bool {
+	return o != nil && o.Wraps && (t.IsSigned() || t.IsInteger() && t.Size() < 4)
+}
+
+// writeUnsigned writes the wrapping operation o on signed operands in the
+// unsigned type as wide, nested wrapping operations staying unsigned; a
+// shift count keeps its value.
+func writeUnsigned(b *strings.Builder, o *ir.Operation, sp ir.Spelling, args []ir.Expr) {
+	if len(args) == 1 {
+		b.WriteString(sp.Infix)
+		writeUnsignedTerm(b, args[0])
+		return
 	}
-	return "(" + unsignedOf(e.Type()) + ")" + operand(e, precUnary, false)
+	writeUnsignedTerm(b, args[0])
+	b.WriteString(" " + sp.Infix + " ")
+	if o.Faults == ir.CountFault {
+		writeOperand(b, args[1], precShift, true)
+		return
+	}
+	writeUnsignedTerm(b, args[1])
 }
 
-// unsignedOf returns the C name of the unsigned type as wide as t.
+// writeUnsignedTerm writes the signed e as a value of the unsigned type as
+// wide.
+func writeUnsignedTerm(b *strings.Builder, e ir.Expr) {
+	var o *ir.Operation
+	var args []ir.Expr
+	switch e := e.(type) {
+	case *ir.Unary:
+		o, args = e.Op.Operation(), []ir.Expr{e.X}
+	case *ir.Binary:
+		o, args = e.Op.Operation(), []ir.Expr{e.X, e.Y}
+	}
+	if o != nil && wraps(o, args[0].Type()) {
+		if sp, ok := o.CUDA(args[0].Type()); ok {
+			b.WriteString("(")
+			writeUnsigned(b, o, sp, args)
+			b.WriteString(")")
+			return
+		}
+	}
+	b.WriteString("(" + unsignedOf(e.Type()) + ")")
+	writeOperand(b, e, precUnary, false)
+}
+
+// unsignedOf returns the C name of the unsigned type wrapping arithmetic on
+// t is done in: as wide as t, and at least unsigned int (C computes on
+// narrower types in int, where products overflow).
 func unsignedOf(t ir.Type) string {
-	if t.Bits() == 64 {
-		return "unsigned long long"
+	if t.Size() < 4 {
+		return "unsigned int"
 	}
-	return "unsigned int"
+	return cType(ir.UnsignedOf(t))
 }
 
-// wrapping converts the unsigned arithmetic in text back to the signed
-// type t (modulo 2^bits, as CUDA defines the conversion).
-func wrapping(t ir.Type, text string) string {
-	if t == ir.Int64 {
-		return "(long long)(" + text + ")"
-	}
-	return "(int)(" + text + ")"
-}
+// signedCast returns the cast that converts unsigned arithmetic back to the
+// signed type t (modulo 2^bits, as CUDA defines the conversion).
+func signedCast(t ir.Type) string { return "(" + cType(t) + ")" }

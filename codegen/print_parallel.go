@@ -99,7 +99,8 @@ func (p *printer) atomic(s *ir.Atomic) {
 	if s.Compare != nil {
 		exprs = append(exprs, s.Compare)
 	}
-	e := p.prepare(exprs, a.Space == ir.Global)
+	guard := a.Space == ir.Global && !p.holds(a, s.Index)
+	e := p.prepare(exprs, guard)
 	index := expr(e[0])
 	args := e[1:2]
 	if s.Compare != nil {
@@ -123,5 +124,8 @@ func (p *printer) atomic(s *ir.Atomic) {
 	if s.Result != nil {
 		stmt = s.Result.Name + " = " + stmt
 	}
-	p.guarded(a, index, stmt)
+	if s.Result != nil {
+		p.forget(func(v *ir.Var) bool { return v == s.Result })
+	}
+	p.guarded(a, index, guard, stmt)
 }

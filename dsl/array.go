@@ -26,7 +26,7 @@ func (a Array[T]) Len() U32 {
 	if a.a == nil {
 		return invalid[uint32]("length of " + zeroArray)
 	}
-	return U32{&ir.Len{Array: a.a}}
+	return U32{e: &ir.Len{Array: a.a}}
 }
 
 // At reads element i.
@@ -34,7 +34,7 @@ func (a Array[T]) At(i U32) Exp[T] {
 	if a.a == nil {
 		return invalid[T]("read of " + zeroArray)
 	}
-	return Exp[T]{&ir.Load{Array: a.a, Index: i.IR(), Pos: callerPos()}}
+	return build[T](func() ir.Expr { return &ir.Load{Array: a.a, Index: i.IR(), Pos: callerPos()} }, i)
 }
 
 // Store writes v at index i. A store to a global array at or past its
@@ -113,7 +113,7 @@ func (a Array[T]) fetch(t *Thread, st *ir.Atomic) Exp[T] {
 	st.Result = s.k.newVar("old", a.a.Elem)
 	s.add(&ir.Decl{Var: st.Result, Init: &ir.Const{Value: ir.Value{T: a.a.Elem}}, Pos: pos})
 	s.add(st)
-	return Exp[T]{st.Result}
+	return Exp[T]{e: st.Result}
 }
 
 // Shared allocates an array of n elements in the block's shared memory.
@@ -162,7 +162,7 @@ func Shuffle[T Number](t *Thread, mode ShuffleMode, v Exp[T], lane U32) Exp[T] {
 	r := s.k.newVar("shfl", TypeOf[T]())
 	s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: r.T}}, Pos: pos})
 	s.add(&ir.Shuffle{Mode: mode, Result: r, Value: v.IR(), Lane: lane.IR(), Pos: pos})
-	return Exp[T]{r}
+	return Exp[T]{e: r}
 }
 
 // Ballot returns the mask of the lanes of the warp whose pred holds. All 32
@@ -176,5 +176,5 @@ func Ballot(t *Thread, pred Bool) U32 {
 	r := s.k.newVar("ballot", ir.Uint32)
 	s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: ir.Uint32}}, Pos: pos})
 	s.add(&ir.Ballot{Result: r, Pred: pred.IR(), Pos: pos})
-	return U32{r}
+	return U32{e: r}
 }

@@ -142,18 +142,28 @@ func badInputs() []badInput {
 			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				out.Store(t, i, in.At(i).Shl(dsl.N(32))) // bad: shift by the bit width
 			})
-		}, "shift of a uint32 by constant 32"},
+		}, "Shl of a uint32 by constant 32"},
 		{"division by constant zero", func() error {
 			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				out.Store(t, i, in.At(i).Div(dsl.N(0))) // bad: division by constant zero
 			})
-		}, "division by constant zero"},
+		}, "Div of a uint32 by constant 0: integer division or remainder by zero"},
+		{"shift by a folded constant", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				out.Store(t, i, in.At(i).Shl(dsl.N(16).Add(dsl.N(16)))) // bad: shift by a folded constant
+			})
+		}, "Shl of a uint32 by constant 32: shift count negative or not below the bit width"},
+		{"remainder by a folded zero", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				out.Store(t, i, in.At(i).Rem(dsl.N(3).Sub(dsl.N(3)))) // bad: remainder by a folded zero
+			})
+		}, "Rem of a uint32 by constant 0"},
 		{"shift of a float", func() error {
 			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				x := dsl.Lit[float32](1).Shl(dsl.Lit[float32](2)) // bad: shift of a float
 				out.Store(t, i, dsl.Cast[uint32](x))
 			})
-		}, "Shl of float32 values"},
+		}, "Shl on float32 values"},
 		{"zero Exp", func() error {
 			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				var never dsl.U32

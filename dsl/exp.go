@@ -4,17 +4,22 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/obsidian-go/obsidian/half"
 	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/simplify"
 )
 
-// Scalar is the set of Go types an expression can have.
+// Scalar is the set of Go types an expression can have. half.Float16 and
+// half.BFloat16 are storage types: arrays hold them and Cast converts them
+// to and from float32, where arithmetic on them is done.
 type Scalar interface {
-	bool | int32 | uint32 | int64 | uint64 | float32 | float64
+	bool | int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | float32 | float64 | half.Float16 |
+		half.BFloat16
 }
 
 // Integer is the set of integer scalar types.
 type Integer interface {
-	int32 | uint32 | int64 | uint64
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64
 }
 
 // Number is the set of numeric scalar types.
@@ -38,13 +43,75 @@ func TypeOf[T Scalar]() ir.Type {
 		return ir.Uint64
 	case float32:
 		return ir.Float32
+	case int8:
+		return ir.Int8
+	case uint8:
+		return ir.Uint8
+	case int16:
+		return ir.Int16
+	case uint16:
+		return ir.Uint16
+	case half.Float16:
+		return ir.Float16
+	case half.BFloat16:
+		return ir.BFloat16
 	}
 	return ir.Float64
 }
 
 // Exp is an expression of type T: a node of the IR, built by the methods and
 // functions of this package.
-type Exp[T Scalar] struct{ e ir.Expr }
+type Exp[T Scalar] struct {
+	e ir.Expr
+	n uint32 // the number of nodes of e as a tree (0: a leaf)
+}
+
+// MaxExprNodes is the largest expression the dsl builds, in nodes counted
+// as a tree (a subexpression used twice counts twice, as the printed CUDA
+// and the evaluator compute it twice). An expression that grows past it is
+// an error at the line that built it: usually a program that forgot to
+// compute intermediate results into shared memory (arrays.Compute) or a
+// variable (Let), whose expressions then grow exponentially.
+const MaxExprNodes = 1 << 17
+
+// size returns the number of nodes of x as a tree.
+func (x Exp[T]) size() uint32 { return max(x.n, 1) }
+
+// tooLarge marks an Invalid reporting an expression past MaxExprNodes, so
+// that the expressions built on it report it once instead of growing.
+const tooLarge = math.MaxUint32
+
+// operand is an Exp of any type, as build sees it.
+type operand interface {
+	size() uint32
+	IR() ir.Expr
+}
+
+// build returns the expression node() built from operands, or an error at
+// the user's line when it would be larger than MaxExprNodes. An operand
+// that is already too large is passed on, at its line.
+func build[R Scalar](node func() ir.Expr, operands ...operand) Exp[R] {
+	n := uint64(1)
+	for _, x := range operands {
+		s := x.size()
+		if s == tooLarge {
+			inv, ok := x.IR().(*ir.Invalid)
+			if !ok {
+				inv = &ir.Invalid{Msg: exprTooLarge, Pos: callerPos()}
+			}
+			return Exp[R]{e: &ir.Invalid{T: TypeOf[R](), Msg: inv.Msg, Pos: inv.Pos}, n: tooLarge}
+		}
+		n += uint64(s)
+	}
+	if n > MaxExprNodes {
+		return Exp[R]{e: &ir.Invalid{T: TypeOf[R](), Msg: exprTooLarge, Pos: callerPos()}, n: tooLarge}
+	}
+	return Exp[R]{e: node(), n: uint32(n)}
+}
+
+var exprTooLarge = fmt.Sprintf("the expression grew past %d nodes (counting a subexpression as often as it is "+
+	"used): compute intermediate results into shared memory with arrays.Compute, or into a variable with dsl.Let",
+	MaxExprNodes)
 
 // Aliases for the expression types, named like Obsidian's.
 type (
@@ -63,7 +130,24 @@ func FromIR[T Scalar](e ir.Expr) Exp[T] {
 	if e == nil || e.Type() != TypeOf[T]() {
 		return invalid[T](fmt.Sprintf("FromIR: expression is not of type %v", TypeOf[T]()))
 	}
-	return Exp[T]{e}
+	n := treeSize(e, MaxExprNodes+1)
+	if n > MaxExprNodes {
+		return Exp[T]{e: &ir.Invalid{T: TypeOf[T](), Msg: exprTooLarge, Pos: callerPos()}, n: tooLarge}
+	}
+	return Exp[T]{e: e, n: uint32(n)}
+}
+
+// treeSize returns the number of nodes of e as a tree, or limit when it
+// has at least that many, looking at no more.
+func treeSize(e ir.Expr, limit int) int {
+	n := 0
+	stack := []ir.Expr{e}
+	for len(stack) > 0 && n < limit {
+		e, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		n++
+		stack = append(stack, ir.Children(e)...)
+	}
+	return n
 }
 
 // IR returns the expression's IR node.
@@ -75,7 +159,7 @@ func (x Exp[T]) IR() ir.Expr {
 }
 
 func invalid[T Scalar](msg string) Exp[T] {
-	return Exp[T]{&ir.Invalid{T: TypeOf[T](), Msg: msg, Pos: callerPos()}}
+	return Exp[T]{e: &ir.Invalid{T: TypeOf[T](), Msg: msg, Pos: callerPos()}}
 }
 
 // Invalid returns an expression that stands for a mistake: any kernel that
@@ -83,19 +167,6 @@ func invalid[T Scalar](msg string) Exp[T] {
 // called the combinator reporting it. It is for combinators built on the
 // DSL, which cannot report errors otherwise.
 func Invalid[T Scalar](msg string) Exp[T] { return invalid[T](msg) }
-
-// opAllowed says whether op applies to operands of type t.
-func opAllowed(op ir.BinOp, t ir.Type) bool {
-	switch op {
-	case ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max, ir.Lt, ir.Le, ir.Gt, ir.Ge:
-		return t.IsNumeric()
-	case ir.And, ir.Or, ir.Xor:
-		return t.IsInteger() || t == ir.Bool
-	case ir.Shl, ir.Shr:
-		return t.IsInteger()
-	}
-	return true
-}
 
 // Lit returns the constant v.
 func Lit[T Scalar](v T) Exp[T] {
@@ -116,8 +187,20 @@ func Lit[T Scalar](v T) Exp[T] {
 		val = ir.FloatValue(t, float64(v))
 	case float64:
 		val = ir.FloatValue(t, v)
+	case int8:
+		val = ir.IntValue(t, int64(v))
+	case uint8:
+		val = ir.UintValue(t, uint64(v))
+	case int16:
+		val = ir.IntValue(t, int64(v))
+	case uint16:
+		val = ir.UintValue(t, uint64(v))
+	case half.Float16:
+		val = ir.Value{T: t, Bits: uint64(v)}
+	case half.BFloat16:
+		val = ir.Value{T: t, Bits: uint64(v)}
 	}
-	return Exp[T]{&ir.Const{Value: val}}
+	return Exp[T]{e: &ir.Const{Value: val}}
 }
 
 // N returns the uint32 constant v: the type of sizes and indices.
@@ -131,35 +214,85 @@ func Const[T Number](v int64) Exp[T] {
 	switch {
 	case t.IsUnsigned() && v < 0:
 		return invalid[T](fmt.Sprintf("negative literal %d for unsigned type %v", v, t))
-	case t == ir.Int32 && (v < math.MinInt32 || v > math.MaxInt32):
-		return invalid[T](fmt.Sprintf("literal %d overflows %v", v, t))
-	case t == ir.Uint32 && v > math.MaxUint32:
+	case t.IsInteger() && ir.IntValue(t, v).Int() != v:
 		return invalid[T](fmt.Sprintf("literal %d overflows %v", v, t))
 	case t.IsFloat():
-		return Exp[T]{&ir.Const{Value: ir.FloatValue(t, float64(v))}}
+		return Exp[T]{e: &ir.Const{Value: ir.FloatValue(t, float64(v))}}
 	}
-	return Exp[T]{&ir.Const{Value: ir.IntValue(t, v)}}
+	return Exp[T]{e: &ir.Const{Value: ir.IntValue(t, v)}}
 }
 
-func (x Exp[T]) bin(op ir.BinOp, y Exp[T]) Exp[T] {
-	if t := TypeOf[T](); !opAllowed(op, t) {
-		return invalid[T](fmt.Sprintf("%v of %v values", op, t))
+// apply builds the operation o of the operator table on operands of type
+// A and of the given sizes, giving an R, or an Invalid saying why o does
+// not apply.
+func apply[R, A Scalar](o *ir.Operation, node func() ir.Expr, operands ...operand) Exp[R] {
+	ts := make([]ir.Type, o.Arity)
+	for i := range ts {
+		ts[i] = TypeOf[A]()
 	}
-	return Exp[T]{&ir.Binary{Op: op, X: x.IR(), Y: y.IR()}}
+	rt, err := o.Check(ts...)
+	if err != nil {
+		return invalid[R](err.Error())
+	}
+	if rt != TypeOf[R]() {
+		return invalid[R](fmt.Sprintf("%s gives %v, not %v", o.Name, rt, TypeOf[R]()))
+	}
+	return build[R](node, operands...)
 }
 
-func (x Exp[T]) cmp(op ir.BinOp, y Exp[T]) Bool {
-	if t := TypeOf[T](); !opAllowed(op, t) {
-		return invalid[bool](fmt.Sprintf("%v of %v values", op, t))
-	}
-	return Bool{&ir.Binary{Op: op, X: x.IR(), Y: y.IR()}}
+func unary[R, A Scalar](op ir.UnOp, x Exp[A]) Exp[R] {
+	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Unary{Op: op, X: x.IR()} }, x)
 }
 
-func constOf(e ir.Expr) (ir.Value, bool) {
-	if c, ok := e.(*ir.Const); ok {
-		return c.Value, true
+func binary[R, A Scalar](op ir.BinOp, x, y Exp[A]) Exp[R] {
+	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Binary{Op: op, X: x.IR(), Y: y.IR()} }, x, y)
+}
+
+func ternary[R, A Scalar](op ir.TernOp, x, y, z Exp[A]) Exp[R] {
+	return apply[R, A](op.Operation(), func() ir.Expr { return &ir.Ternary{Op: op, X: x.IR(), Y: y.IR(), Z: z.IR()} },
+		x, y, z)
+}
+
+func (x Exp[T]) bin(op ir.BinOp, y Exp[T]) Exp[T] { return binary[T](op, x, y) }
+
+func (x Exp[T]) cmp(op ir.BinOp, y Exp[T]) Bool { return binary[bool](op, x, y) }
+
+// faultCheck builds op, reporting a constant second operand that makes it
+// fail whatever the first (a division by zero, a shift count out of range)
+// where the expression is built.
+func (x Exp[T]) faultCheck(op ir.BinOp, y Exp[T]) Exp[T] {
+	t := TypeOf[T]()
+	if v, ok := smallConstant(y.IR()); ok && op.Operation().AlwaysFaults(t, v) {
+		_, fault, _ := op.Operation().Apply(ir.Value{T: t}, v)
+		return invalid[T](fmt.Sprintf("%v of a %v by constant %v: %v", op, t, v, fault))
 	}
-	return ir.Value{}, false
+	return x.bin(op, y)
+}
+
+// constantBudget bounds the size of an operand the DSL folds to look for a
+// constant, so that building an expression stays linear in its size.
+const constantBudget = 64
+
+// smallConstant returns the value of e when e is small and simplifies to a
+// constant.
+func smallConstant(e ir.Expr) (ir.Value, bool) {
+	if !smaller(e, constantBudget) {
+		return ir.Value{}, false
+	}
+	return simplify.Constant(e)
+}
+
+// smaller reports whether e has fewer than n nodes, looking at no more.
+func smaller(e ir.Expr, n int) bool {
+	stack := []ir.Expr{e}
+	for len(stack) > 0 {
+		if n--; n <= 0 {
+			return false
+		}
+		e, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		stack = append(stack, ir.Children(e)...)
+	}
+	return true
 }
 
 // Add returns x + y.
@@ -173,21 +306,11 @@ func (x Exp[T]) Mul(y Exp[T]) Exp[T] { return x.bin(ir.Mul, y) }
 
 // Div returns x / y (truncated toward zero for integers). Division by a
 // constant zero is reported as an error.
-func (x Exp[T]) Div(y Exp[T]) Exp[T] {
-	if v, ok := constOf(y.IR()); ok && v.T.IsInteger() && v.IsZero() {
-		return invalid[T]("division by constant zero")
-	}
-	return x.bin(ir.Div, y)
-}
+func (x Exp[T]) Div(y Exp[T]) Exp[T] { return x.faultCheck(ir.Div, y) }
 
 // Rem returns the remainder x % y (sign of x). A constant zero divisor is
 // reported as an error.
-func (x Exp[T]) Rem(y Exp[T]) Exp[T] {
-	if v, ok := constOf(y.IR()); ok && v.T.IsInteger() && v.IsZero() {
-		return invalid[T]("remainder by constant zero")
-	}
-	return x.bin(ir.Rem, y)
-}
+func (x Exp[T]) Rem(y Exp[T]) Exp[T] { return x.faultCheck(ir.Rem, y) }
 
 // And returns x & y (x && y for Bool).
 func (x Exp[T]) And(y Exp[T]) Exp[T] { return x.bin(ir.And, y) }
@@ -198,20 +321,12 @@ func (x Exp[T]) Or(y Exp[T]) Exp[T] { return x.bin(ir.Or, y) }
 // Xor returns x ^ y (x != y for Bool).
 func (x Exp[T]) Xor(y Exp[T]) Exp[T] { return x.bin(ir.Xor, y) }
 
-func (x Exp[T]) shift(op ir.BinOp, y Exp[T]) Exp[T] {
-	t := TypeOf[T]()
-	if v, ok := constOf(y.IR()); ok && t.IsInteger() && (v.Uint() >= uint64(t.Bits()) || (t.IsSigned() && v.Int() < 0)) {
-		return invalid[T](fmt.Sprintf("shift of a %v by constant %v: the count must be in [0, %d)", t, v, t.Bits()))
-	}
-	return x.bin(op, y)
-}
-
 // Shl returns x << y. A constant count at least the bit width is an error.
-func (x Exp[T]) Shl(y Exp[T]) Exp[T] { return x.shift(ir.Shl, y) }
+func (x Exp[T]) Shl(y Exp[T]) Exp[T] { return x.faultCheck(ir.Shl, y) }
 
 // Shr returns x >> y (arithmetic for signed types). A constant count at
 // least the bit width is an error.
-func (x Exp[T]) Shr(y Exp[T]) Exp[T] { return x.shift(ir.Shr, y) }
+func (x Exp[T]) Shr(y Exp[T]) Exp[T] { return x.faultCheck(ir.Shr, y) }
 
 // Min returns the smaller of x and y.
 func (x Exp[T]) Min(y Exp[T]) Exp[T] { return x.bin(ir.Min, y) }
@@ -238,39 +353,34 @@ func (x Exp[T]) Gt(y Exp[T]) Bool { return x.cmp(ir.Gt, y) }
 func (x Exp[T]) Ge(y Exp[T]) Bool { return x.cmp(ir.Ge, y) }
 
 // Neg returns -x (wrapping for integers).
-func (x Exp[T]) Neg() Exp[T] {
-	if t := TypeOf[T](); !t.IsNumeric() {
-		return invalid[T](fmt.Sprintf("negation of %v values", t))
-	}
-	return Exp[T]{&ir.Unary{Op: ir.Neg, X: x.IR()}}
-}
+func (x Exp[T]) Neg() Exp[T] { return unary[T](ir.Neg, x) }
 
 // Not returns ^x for integers and !x for Bool.
-func (x Exp[T]) Not() Exp[T] {
-	if t := TypeOf[T](); t.IsFloat() {
-		return invalid[T](fmt.Sprintf("Not of %v values", t))
-	}
-	return Exp[T]{&ir.Unary{Op: ir.Not, X: x.IR()}}
-}
+func (x Exp[T]) Not() Exp[T] { return unary[T](ir.Not, x) }
 
-// Cast converts x to type To with CUDA C's conversion rules.
+// Cast converts x to type To with CUDA C's conversion rules (see
+// ir.Conversion): float16 and bfloat16 convert only to and from float32.
 func Cast[To, From Scalar](x Exp[From]) Exp[To] {
-	return Exp[To]{&ir.Convert{To: TypeOf[To](), X: x.IR()}}
+	if from, to := TypeOf[From](), TypeOf[To](); !ir.ConversionDefined(from, to) {
+		return invalid[To](fmt.Sprintf("conversion from %v to %v: the 16-bit float types convert only to and from "+
+			"float32", from, to))
+	}
+	return build[To](func() ir.Expr { return &ir.Convert{To: TypeOf[To](), X: x.IR()} }, x)
 }
 
 // Select returns a when c holds and b otherwise; only the chosen one is
 // evaluated.
 func Select[T Scalar](c Bool, a, b Exp[T]) Exp[T] {
-	return Exp[T]{&ir.Select{Cond: c.IR(), Then: a.IR(), Else: b.IR()}}
+	return build[T](func() ir.Expr { return &ir.Select{Cond: c.IR(), Then: a.IR(), Else: b.IR()} }, c, a, b)
 }
 
 // Special index and size expressions (uint32). Inside a ForAll, prefer the
 // index the body is given: it stays right when the ForAll is virtualised.
 var (
-	ThreadIdx = U32{&ir.Special{Kind: ir.ThreadIdx}}
-	BlockIdx  = U32{&ir.Special{Kind: ir.BlockIdx}}
-	BlockDim  = U32{&ir.Special{Kind: ir.BlockDim}}
-	GridDim   = U32{&ir.Special{Kind: ir.GridDim}}
-	LaneIdx   = U32{&ir.Special{Kind: ir.LaneIdx}}
-	WarpIdx   = U32{&ir.Special{Kind: ir.WarpIdx}}
+	ThreadIdx = U32{e: &ir.Special{Kind: ir.ThreadIdx}}
+	BlockIdx  = U32{e: &ir.Special{Kind: ir.BlockIdx}}
+	BlockDim  = U32{e: &ir.Special{Kind: ir.BlockDim}}
+	GridDim   = U32{e: &ir.Special{Kind: ir.GridDim}}
+	LaneIdx   = U32{e: &ir.Special{Kind: ir.LaneIdx}}
+	WarpIdx   = U32{e: &ir.Special{Kind: ir.WarpIdx}}
 )

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/obsidian-go/obsidian/codegen"
+	"github.com/obsidian-go/obsidian/check"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -55,7 +55,7 @@ func NewKernel(name string, threads int) *Kernel {
 		arrays:  map[*ir.Array]bool{},
 		checked: map[ir.Expr]bool{},
 	}
-	if err := codegen.CheckName(name); err != nil {
+	if err := check.CheckName(name); err != nil {
 		k.errorf(k.ir.Pos, "kernel %s: %v", name, err)
 	}
 	return k
@@ -112,7 +112,7 @@ func (k *Kernel) param(name string, p ir.Param, pos ir.Pos) {
 	if p.Array != nil {
 		length = name + "_len"
 	}
-	switch err := codegen.CheckName(name); {
+	switch err := check.CheckName(name); {
 	case k.hasBody:
 		k.errorf(pos, "parameter %q declared after the kernel's body", name)
 	case err != nil:
@@ -170,7 +170,7 @@ func Param[T Scalar](k *Kernel, name string) Exp[T] {
 	}
 	v := &ir.Var{Name: name, T: TypeOf[T]()}
 	k.param(name, ir.Param{Scalar: v}, pos)
-	return Exp[T]{v}
+	return Exp[T]{e: v}
 }
 
 // Body records the kernel's Grid-level program.
@@ -369,9 +369,10 @@ func (k *Kernel) Build() (*ir.Kernel, error) {
 	}
 	out := k.ir
 	out.Blocks = blocksNeeded(&out)
-	if err := codegen.Verify(&out, codegen.DefaultTarget); err != nil {
+	if err := check.Verify(&out, check.DefaultTarget); err != nil {
 		return nil, err
 	}
+	out.Verified = true
 	return &out, nil
 }
 

@@ -74,7 +74,7 @@ func forLoop[P builder[P]](p P, what, hint string, n U32, body func(P, U32)) {
 		return
 	}
 	v := s.k.newVar(hint, ir.Uint32)
-	stmts := nested(s, what, pos, func(q P) { body(q, U32{v}) })
+	stmts := nested(s, what, pos, func(q P) { body(q, U32{e: v}) })
 	s.add(&ir.For{Var: v, Count: n.IR(), Body: stmts, Pos: pos})
 }
 
@@ -97,7 +97,7 @@ func forAll[Q builder[Q]](p Program, kind ir.ForAllKind, name, what string, n U3
 	inner := kind.Inner()
 	var q Q
 	stmts := s.k.record(s, inner, fmt.Sprintf("the %v body of the %s at %v", inner, what, pos), func(in *scope) {
-		body(q.nest(in), U32{v})
+		body(q.nest(in), U32{e: v})
 	})
 	s.add(&ir.ForAll{Kind: kind, Var: v, Count: n.IR(), Body: stmts, Pos: pos})
 }
@@ -275,7 +275,7 @@ func Let[T Scalar](p Program, init Exp[T]) Var[T] {
 	}
 	v := s.k.newVar("v", TypeOf[T]())
 	s.add(&ir.Decl{Var: v, Init: init.IR(), Pos: pos})
-	return Var[T]{Exp: Exp[T]{v}, v: v, level: s.level, k: s.k}
+	return Var[T]{Exp: Exp[T]{e: v}, v: v, level: s.level, k: s.k}
 }
 
 // Set assigns e to the variable, in the program being recorded now, which

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/obsidian-go/obsidian/internal/eval"
@@ -53,9 +54,11 @@ func (h *hostExpr) expr(e ir.Expr) (*jen.Statement, error) {
 		}
 		return nil, fmt.Errorf("%w: length of %s", errNotHost, e.Array.Name)
 	case *ir.Unary:
-		return h.unary(e)
+		return h.operation(e.Op.Operation(), e.Op.String(), e.Type(), []ir.Expr{e.X})
 	case *ir.Binary:
-		return h.binary(e)
+		return h.operation(e.Op.Operation(), e.Op.String(), e.Type(), []ir.Expr{e.X, e.Y})
+	case *ir.Ternary:
+		return h.operation(e.Op.Operation(), e.Op.String(), e.Type(), []ir.Expr{e.X, e.Y, e.Z})
 	case *ir.Select:
 		return h.selection(e)
 	case *ir.Convert:
@@ -80,9 +83,25 @@ func closed(e ir.Expr) bool {
 	return ok
 }
 
+// halfPath is the import path of the 16-bit float storage types.
+const halfPath = "github.com/obsidian-go/obsidian/half"
+
+// goType returns the Go type of IR type t.
+func goType(t ir.Type) *jen.Statement {
+	switch t {
+	case ir.Float16:
+		return jen.Qual(halfPath, "Float16")
+	case ir.BFloat16:
+		return jen.Qual(halfPath, "BFloat16")
+	}
+	return jen.Id(t.String())
+}
+
 // literal returns a typed Go constant holding v.
 func literal(v ir.Value) *jen.Statement {
 	switch {
+	case v.T.IsStorageFloat():
+		return goType(v.T).Call(jen.Id(fmt.Sprintf("%#04x", v.Bits)))
 	case v.T == ir.Bool:
 		return jen.Lit(v.Bool())
 	case v.T == ir.Float32:
@@ -101,115 +120,58 @@ func literal(v ir.Value) *jen.Statement {
 	return jen.Id(v.T.String()).Call(jen.Id(v.String()))
 }
 
-func (h *hostExpr) unary(e *ir.Unary) (*jen.Statement, error) {
-	x, err := h.expr(e.X)
-	if err != nil {
-		return nil, err
+// operation translates the operation op (named name in package ir) of the
+// operator table on args: with Go's operator or builtin of the same meaning
+// where the table gives one and the operation cannot fault on these
+// operands, else through launch.Unary, Binary or Ternary, which compute it
+// as the table defines it.
+func (h *hostExpr) operation(o *ir.Operation, name string, result ir.Type, args []ir.Expr) (*jen.Statement, error) {
+	codes := make([]jen.Code, len(args))
+	for i, a := range args {
+		c, err := h.expr(a)
+		if err != nil {
+			return nil, err
+		}
+		codes[i] = c
+	}
+	if o == nil {
+		return nil, fmt.Errorf("unknown operator %s", name)
+	}
+	t := args[0].Type()
+	sp, ok := o.CUDA(t)
+	if !ok {
+		return nil, fmt.Errorf("operator %s on %v", o.Name, t)
+	}
+	safe := o.FaultsFor(t) == ir.NeverFaults
+	if k, isConst := args[len(args)-1].(*ir.Const); isConst && len(args) == 2 {
+		safe = safe || o.SafeWith(t, k.Value)
 	}
 	switch {
-	case e.Op == ir.Neg:
-		return jen.Op("-").Parens(x), nil
-	case e.X.Type() == ir.Bool:
-		return jen.Op("!").Parens(x), nil
+	case sp.Go == "" || !safe:
+		call := [...]string{1: "Unary", 2: "Binary", 3: "Ternary"}[len(args)]
+		return jen.Qual(launchPath, call).Types(goType(result)).
+			Call(append([]jen.Code{jen.Op("&").Id(h.fault), jen.Qual(irPath, name)}, codes...)...), nil
+	case isIdentifier(sp.Go):
+		return jen.Id(sp.Go).Call(codes...), nil
+	case len(args) == 1:
+		return jen.Op(sp.Go).Parens(codes[0]), nil
+	case result.IsFloat():
+		// an explicit conversion rounds, so Go may not fuse it into another
+		// operation
+		return goType(result).Call(jen.Add(codes[0]).Op(sp.Go).Add(codes[1])), nil
 	}
-	return jen.Op("^").Parens(x), nil
+	return jen.Parens(jen.Add(codes[0]).Op(sp.Go).Add(codes[1])), nil
 }
 
-// goOps spells the operators Go has with the IR's meaning for operands of
-// the right types.
-var goOps = map[ir.BinOp]string{ir.Add: "+", ir.Sub: "-", ir.Mul: "*", ir.And: "&", ir.Or: "|", ir.Xor: "^",
-	ir.Eq: "==", ir.Ne: "!=", ir.Lt: "<", ir.Le: "<=", ir.Gt: ">", ir.Ge: ">="}
-
-func (h *hostExpr) binary(e *ir.Binary) (*jen.Statement, error) {
-	x, err := h.expr(e.X)
-	if err != nil {
-		return nil, err
-	}
-	y, err := h.expr(e.Y)
-	if err != nil {
-		return nil, err
-	}
-	t := e.X.Type()
-	infix := func(op string) (*jen.Statement, error) {
-		if t.IsFloat() && !e.Op.IsComparison() {
-			// an explicit conversion rounds, so Go may not fuse it into
-			// another operation
-			return jen.Id(t.String()).Call(jen.Add(x).Op(op).Add(y)), nil
+// isIdentifier reports whether s is a Go name (a builtin like min) rather
+// than an operator.
+func isIdentifier(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
 		}
-		return jen.Parens(jen.Add(x).Op(op).Add(y)), nil
 	}
-	call := func(name string, args ...jen.Code) (*jen.Statement, error) {
-		return jen.Qual(launchPath, name).Call(args...), nil
-	}
-	withFault := func(name string) (*jen.Statement, error) { return call(name, jen.Op("&").Id(h.fault), x, y) }
-	if t == ir.Bool {
-		switch e.Op {
-		case ir.And:
-			return infix("&&")
-		case ir.Or:
-			return infix("||")
-		case ir.Min, ir.Max:
-			// Unlike && and ||, min and max evaluate both operands.
-			name := map[ir.BinOp]string{ir.Min: "min", ir.Max: "max"}[e.Op]
-			bx := jen.Qual(launchPath, "FromBool").Types(jen.Uint32()).Call(x)
-			by := jen.Qual(launchPath, "FromBool").Types(jen.Uint32()).Call(y)
-			return jen.Parens(jen.Id(name).Call(bx, by).Op("!=").Lit(0)), nil
-		case ir.Xor, ir.Ne:
-			return infix("!=")
-		case ir.Eq:
-			return infix("==")
-		}
-		// ordered comparisons of bools compare 0 and 1
-		x = jen.Qual(launchPath, "FromBool").Types(jen.Uint32()).Call(x)
-		y = jen.Qual(launchPath, "FromBool").Types(jen.Uint32()).Call(y)
-		return infix(goOps[e.Op])
-	}
-	switch e.Op {
-	case ir.Div, ir.Rem:
-		switch {
-		case t.IsFloat() && e.Op == ir.Rem:
-			return call("FRem", x, y)
-		case t.IsFloat() && safeDivisor(e.Y):
-			return infix("/")
-		case t.IsFloat():
-			return call("Quo", x, y)
-		case safeDivisor(e.Y) && e.Op == ir.Div:
-			return infix("/")
-		case safeDivisor(e.Y):
-			return infix("%")
-		case e.Op == ir.Div:
-			return withFault("Div")
-		}
-		return withFault("Rem")
-	case ir.Shl, ir.Shr:
-		op := map[ir.BinOp]string{ir.Shl: "<<", ir.Shr: ">>"}[e.Op]
-		if c, ok := e.Y.(*ir.Const); ok && c.Value.Int() >= 0 && c.Value.Int() < int64(t.Bits()) {
-			return infix(op)
-		}
-		return withFault(map[ir.BinOp]string{ir.Shl: "Shl", ir.Shr: "Shr"}[e.Op])
-	case ir.Min, ir.Max:
-		if t.IsFloat() {
-			return call(map[ir.BinOp]string{ir.Min: "FMin", ir.Max: "FMax"}[e.Op], x, y)
-		}
-		return jen.Id(map[ir.BinOp]string{ir.Min: "min", ir.Max: "max"}[e.Op]).Call(x, y), nil
-	}
-	if op, ok := goOps[e.Op]; ok {
-		return infix(op)
-	}
-	return nil, fmt.Errorf("operator %v on %v", e.Op, t)
-}
-
-// safeDivisor reports whether d is a constant that divides without fault
-// and that Go accepts as a divisor: not zero, not -1.
-func safeDivisor(d ir.Expr) bool {
-	c, ok := d.(*ir.Const)
-	if !ok || c.Value.IsZero() {
-		return false
-	}
-	if c.Value.T.IsFloat() {
-		return true
-	}
-	return !(c.Value.T.IsSigned() && c.Value.Int() == -1)
+	return s != ""
 }
 
 // selection evaluates only the branch chosen, as the IR does.
@@ -226,7 +188,7 @@ func (h *hostExpr) selection(e *ir.Select) (*jen.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := jen.Id(e.Type().String())
+	t := goType(e.Type())
 	return jen.Func().Params().Add(t).Block(
 		jen.If(c).Block(jen.Return(a)),
 		jen.Return(b),
@@ -245,9 +207,9 @@ func (h *hostExpr) convert(e *ir.Convert) (*jen.Statement, error) {
 	case to == ir.Bool:
 		return jen.Parens(jen.Add(x).Op("!=").Add(literal(ir.Value{T: from}))), nil
 	case from == ir.Bool:
-		return jen.Qual(launchPath, "FromBool").Types(jen.Id(to.String())).Call(x), nil
-	case to.IsInteger() && from.IsFloat():
-		return jen.Qual(launchPath, "ToInt").Types(jen.Id(to.String())).Call(x), nil
+		return jen.Qual(launchPath, "FromBool").Types(goType(to)).Call(x), nil
+	case to.IsInteger() && from.IsFloat() || to.IsStorageFloat() || from.IsStorageFloat():
+		return jen.Qual(launchPath, "Convert").Types(goType(to)).Call(x), nil
 	}
-	return jen.Id(to.String()).Call(x), nil
+	return goType(to).Call(x), nil
 }

@@ -1,14 +1,9 @@
 package gen
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,7 +32,7 @@ func (g *exprGen) constant(t ir.Type) ir.Expr {
 	switch {
 	case t == ir.Bool:
 		return &ir.Const{Value: ir.BoolValue(g.r.Intn(2) == 0)}
-	case t.IsFloat():
+	case t.IsFloat() || t.IsStorageFloat():
 		fs := []float64{0, math.Copysign(0, -1), 1, -1.5, 3.25, 1e10, -7e30, math.Inf(1), math.NaN(), 4294967296.5}
 		return &ir.Const{Value: ir.FloatValue(t, fs[g.r.Intn(len(fs))])}
 	}
@@ -62,44 +57,30 @@ func (g *exprGen) expr(t ir.Type, depth int) ir.Expr {
 		return g.leaf(t)
 	}
 	sub := func(t ir.Type) ir.Expr { return g.expr(t, depth-1) }
-	pick := func(ops ...ir.BinOp) ir.BinOp { return ops[g.r.Intn(len(ops))] }
-	switch g.r.Intn(5) {
-	case 0:
+	ops := irgen.OperationsGiving(t)
+	switch n := g.r.Intn(3); {
+	case n == 0:
 		return &ir.Select{Cond: sub(ir.Bool), Then: sub(t), Else: sub(t)}
-	case 1:
-		return &ir.Convert{To: t, X: sub(ir.Types[g.r.Intn(len(ir.Types))])}
-	case 2:
-		if t == ir.Bool {
-			u := ir.Types[g.r.Intn(len(ir.Types))]
-			return &ir.Binary{Op: pick(ir.Eq, ir.Ne, ir.Lt, ir.Le, ir.Gt, ir.Ge), X: sub(u), Y: sub(u)}
+	case n == 1 || len(ops) == 0:
+		from := ir.Types[g.r.Intn(len(ir.Types))]
+		for !ir.ConversionDefined(from, t) {
+			from = ir.Types[g.r.Intn(len(ir.Types))]
 		}
-		if t.IsFloat() {
-			return &ir.Unary{Op: ir.Neg, X: sub(t)}
-		}
-		return &ir.Unary{Op: []ir.UnOp{ir.Neg, ir.Not}[g.r.Intn(2)], X: sub(t)}
+		return &ir.Convert{To: t, X: sub(from)}
 	}
-	var op ir.BinOp
-	switch {
-	case t == ir.Bool:
-		op = pick(ir.And, ir.Or, ir.Xor, ir.Min, ir.Max, ir.Eq, ir.Ne)
-		if op == ir.Eq || op == ir.Ne {
-			return &ir.Binary{Op: op, X: sub(t), Y: sub(t)}
-		}
-	case t.IsFloat():
-		op = pick(ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max)
-	default:
-		op = pick(ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.And, ir.Or, ir.Xor, ir.Shl, ir.Shr, ir.Min, ir.Max)
+	// an operation of the operator table giving t
+	c := ops[g.r.Intn(len(ops))]
+	args := make([]ir.Expr, c.Arity)
+	for i := range args {
+		args[i] = sub(c.Operand)
 	}
-	return &ir.Binary{Op: op, X: sub(t), Y: sub(t)}
+	return c.Build(args...)
 }
 
 // TestHostExprMatchesEvaluator translates random expressions into Go, runs
 // them in one program and compares every value and fault with the
 // evaluator's.
 func TestHostExprMatchesEvaluator(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skipf("the translated expressions run with the go tool: %v", err)
-	}
 	const cases = 300
 	r := proptest.Parameters(t, cases).Rng
 	k := &ir.Kernel{Name: "k", Threads: 32}
@@ -119,14 +100,14 @@ func TestHostExprMatchesEvaluator(t *testing.T) {
 		goParams = append(goParams, jen.Id(name).Op("*").Qual(runtimePath, "Buffer").Types(jen.Uint32()))
 		goArgs = append(goArgs, jen.Id("buffer").Call(jen.Lit(int(n))))
 	}
-	for _, typ := range []ir.Type{ir.Uint32, ir.Int32, ir.Uint64, ir.Int64, ir.Float32, ir.Bool} {
+	for _, typ := range []ir.Type{ir.Uint32, ir.Int32, ir.Uint64, ir.Int64, ir.Float32, ir.Bool, ir.Int8, ir.Uint16, ir.BFloat16} {
 		v := &ir.Var{Name: "p" + typ.String(), T: typ}
 		k.Params = append(k.Params, ir.Param{Scalar: v})
 		g.scalars[typ] = v
 		h.scalars[v] = v.Name
 		val := g.constant(typ).(*ir.Const).Value
 		evalArgs = append(evalArgs, eval.Arg{Scalar: val})
-		goParams = append(goParams, jen.Id(v.Name).Id(typ.String()))
+		goParams = append(goParams, jen.Id(v.Name).Add(goType(typ)))
 		goArgs = append(goArgs, literal(val))
 	}
 
@@ -152,35 +133,13 @@ func TestHostExprMatchesEvaluator(t *testing.T) {
 	f.Func().Id("main").Params().Block(calls...)
 	f.Var().Id("_").Op("=").Qual("fmt", "Println") // the harness uses fmt and math
 	f.Var().Id("_").Op("=").Qual("math", "Float32bits")
-	var src bytes.Buffer
-	if err := f.Render(&src); err != nil {
-		t.Fatal(err)
-	}
-	src.WriteString(hostExprHarness)
-
-	if err := os.MkdirAll("testdata", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("testdata", "hostexpr-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), src.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "run", "main.go")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("running the translated expressions: %v\n%s", err, out)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
+	f.Var().Id("_").Op("=").Qual(halfPath, "Float16From")
+	lines := runGo(t, f)
 	var i, faults int
-	for ; sc.Scan(); i++ {
+	for ; i < len(lines); i++ {
 		e := withLengths(exprs[i], lengths)
 		want, wantErr := eval.HostExpr(k, e, evalArgs)
-		fields := strings.Fields(sc.Text())
+		fields := strings.Fields(lines[i])
 		bits, _ := strconv.ParseUint(fields[0], 10, 64)
 		faulted := fields[1] == "fault"
 		if faulted {
@@ -205,19 +164,12 @@ func isNaN(v ir.Value) bool { return v.T.IsFloat() && math.IsNaN(v.Float()) }
 
 // withLengths replaces the lengths of arrays by constants, as a launch does.
 func withLengths(e ir.Expr, lengths map[*ir.Array]uint32) ir.Expr {
-	switch e := e.(type) {
-	case *ir.Len:
-		return &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(lengths[e.Array]))}
-	case *ir.Unary:
-		return &ir.Unary{Op: e.Op, X: withLengths(e.X, lengths)}
-	case *ir.Binary:
-		return &ir.Binary{Op: e.Op, X: withLengths(e.X, lengths), Y: withLengths(e.Y, lengths)}
-	case *ir.Select:
-		return &ir.Select{Cond: withLengths(e.Cond, lengths), Then: withLengths(e.Then, lengths), Else: withLengths(e.Else, lengths)}
-	case *ir.Convert:
-		return &ir.Convert{To: e.To, X: withLengths(e.X, lengths)}
-	}
-	return e
+	return ir.MapExpr(e, func(e ir.Expr) (ir.Expr, bool) {
+		if l, ok := e.(*ir.Len); ok {
+			return &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(lengths[l.Array]))}, true
+		}
+		return nil, false
+	})
 }
 
 // hostExprHarness completes the program: buffers of given lengths, and a
@@ -251,6 +203,18 @@ func bitsOf(v any) uint64 {
 		return uint64(math.Float32bits(v))
 	case float64:
 		return math.Float64bits(v)
+	case int8:
+		return uint64(uint8(v))
+	case uint8:
+		return uint64(v)
+	case int16:
+		return uint64(uint16(v))
+	case uint16:
+		return uint64(v)
+	case half.Float16:
+		return uint64(v)
+	case half.BFloat16:
+		return uint64(v)
 	}
 	panic(v)
 }

@@ -111,11 +111,11 @@ func launcher(f *jen.File, name string, p Printed, reserved map[string]bool) {
 		id := jen.Id(goNames[i])
 		if prm.Array != nil {
 			h.arrays[prm.Array] = goNames[i]
-			params = append(params, id.Op("*").Qual(runtimePath, "Buffer").Types(jen.Id(prm.Array.Elem.String())))
+			params = append(params, id.Op("*").Qual(runtimePath, "Buffer").Types(goType(prm.Array.Elem)))
 			sig = append(sig, fields("Name", jen.Lit(prm.Array.Name), "Type", irType(prm.Array.Elem), "Array", jen.True()))
 		} else {
 			h.scalars[prm.Scalar] = goNames[i]
-			params = append(params, id.Id(prm.Scalar.T.String()))
+			params = append(params, id.Add(goType(prm.Scalar.T)))
 			sig = append(sig, fields("Name", jen.Lit(prm.Scalar.Name), "Type", irType(prm.Scalar.T)))
 		}
 		args = append(args, jen.Id(goNames[i]))

@@ -12,8 +12,12 @@ package ir
 //	Exch           int32 uint32 int64 uint64 float32
 //	CAS            int32 uint32 int64 uint64
 //
-// Any other pair, an unknown op or an invalid or bool t is unsupported.
+// Any other pair, an unknown op, an invalid or bool t, or a type narrower
+// than 32 bits is unsupported.
 func AtomicSupported(op AtomicOp, t Type) bool {
+	if t.Size() < 4 {
+		return false
+	}
 	switch op {
 	case AtomicAdd:
 		return t.IsNumeric()

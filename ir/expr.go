@@ -54,67 +54,22 @@ func (k SpecialKind) String() string {
 // Special is a hardware index or size, of type uint32.
 type Special struct{ Kind SpecialKind }
 
-// UnOp is a unary operator.
-type UnOp uint8
-
-// The unary operators.
-const (
-	Neg UnOp = iota + 1 // arithmetic negation (wraps for integers)
-	Not                 // bitwise complement for integers, logical not for bool
-)
-
-// Unary applies Op to X; the result has X's type.
+// Unary applies Op to X.
 type Unary struct {
 	Op UnOp
 	X  Expr
 }
 
-// BinOp is a binary operator.
-type BinOp uint8
-
-// The binary operators. Arithmetic, bitwise and Min/Max take two operands of
-// one type and give that type; shifts take a shift count of the same type
-// as the value; comparisons give Bool. And, Or and Xor on Bool are the
-// logical operators.
-const (
-	Add BinOp = iota + 1
-	Sub
-	Mul
-	Div
-	Rem
-	And
-	Or
-	Xor
-	Shl
-	Shr // arithmetic for signed types, logical for unsigned
-	Min
-	Max
-	Eq
-	Ne
-	Lt
-	Le
-	Gt
-	Ge
-)
-
-var binOpNames = [...]string{Add: "Add", Sub: "Sub", Mul: "Mul", Div: "Div", Rem: "Rem", And: "And", Or: "Or",
-	Xor: "Xor", Shl: "Shl", Shr: "Shr", Min: "Min", Max: "Max", Eq: "Eq", Ne: "Ne", Lt: "Lt", Le: "Le", Gt: "Gt", Ge: "Ge"}
-
-// String returns the operator's name.
-func (op BinOp) String() string {
-	if int(op) < len(binOpNames) && binOpNames[op] != "" {
-		return binOpNames[op]
-	}
-	return "BinOp?"
-}
-
-// IsComparison reports whether op gives a Bool from two operands.
-func (op BinOp) IsComparison() bool { return op >= Eq && op <= Ge }
-
 // Binary applies Op to X and Y.
 type Binary struct {
 	Op   BinOp
 	X, Y Expr
+}
+
+// Ternary applies Op to X, Y and Z.
+type Ternary struct {
+	Op      TernOp
+	X, Y, Z Expr
 }
 
 // Select is the conditional expression Cond ? Then : Else.
@@ -158,19 +113,42 @@ func (e *Var) Type() Type { return e.T }
 // Type implements Expr.
 func (e *Special) Type() Type { return Uint32 }
 
-// Type implements Expr.
-func (e *Unary) Type() Type { return e.X.Type() }
+// Type implements Expr: the operation's result type (NoType for an unknown
+// operator).
+func (e *Unary) Type() Type { return resultType(e.Op.Operation(), e.X) }
 
 // Type implements Expr.
-func (e *Binary) Type() Type {
-	if e.Op.IsComparison() {
+func (e *Binary) Type() Type { return resultType(e.Op.Operation(), e.X, e.Y) }
+
+// Type implements Expr.
+func (e *Ternary) Type() Type { return resultType(e.Op.Operation(), e.X, e.Y, e.Z) }
+
+func resultType(o *Operation, operands ...Expr) Type {
+	switch {
+	case o == nil:
+		return NoType
+	case o.Result == BoolResult:
 		return Bool
 	}
-	return e.X.Type()
+	return o.Result.Of(operandType(operands...))
+}
+
+// operandType returns the type of operands that share one, looking at an
+// operand whose type is known without descending first: a chain of
+// operations nested thousands deep has its type in constant time when each
+// level has such an operand.
+func operandType(operands ...Expr) Type {
+	for _, x := range operands {
+		switch x := x.(type) {
+		case *Const, *Var, *Special, *Len, *Load, *Convert, *Invalid:
+			return x.Type()
+		}
+	}
+	return operands[0].Type()
 }
 
 // Type implements Expr.
-func (e *Select) Type() Type { return e.Then.Type() }
+func (e *Select) Type() Type { return operandType(e.Then, e.Else) }
 
 // Type implements Expr.
 func (e *Convert) Type() Type { return e.To }
@@ -189,6 +167,7 @@ func (*Var) isExpr()     {}
 func (*Special) isExpr() {}
 func (*Unary) isExpr()   {}
 func (*Binary) isExpr()  {}
+func (*Ternary) isExpr() {}
 func (*Select) isExpr()  {}
 func (*Convert) isExpr() {}
 func (*Load) isExpr()    {}

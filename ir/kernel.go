@@ -78,6 +78,10 @@ type Kernel struct {
 	Blocks Expr
 	// SharedBytes is the shared memory a block uses, set by the layout pass.
 	SharedBytes int
+	// Verified says that the kernel passed check.Verify as it is: the dsl's
+	// Build sets it, and codegen.Compile then does not verify it again. Code
+	// that changes a kernel must clear it.
+	Verified bool
 	// Pos is where the kernel was defined.
 	Pos Pos
 }
@@ -110,21 +114,29 @@ func WalkExpr(e Expr, f func(Expr)) {
 		return
 	}
 	f(e)
+	for _, c := range Children(e) {
+		WalkExpr(c, f)
+	}
+}
+
+// Children returns the operands of e, in evaluation order: none for
+// leaves.
+func Children(e Expr) []Expr {
 	switch e := e.(type) {
 	case *Unary:
-		WalkExpr(e.X, f)
+		return []Expr{e.X}
 	case *Binary:
-		WalkExpr(e.X, f)
-		WalkExpr(e.Y, f)
+		return []Expr{e.X, e.Y}
+	case *Ternary:
+		return []Expr{e.X, e.Y, e.Z}
 	case *Select:
-		WalkExpr(e.Cond, f)
-		WalkExpr(e.Then, f)
-		WalkExpr(e.Else, f)
+		return []Expr{e.Cond, e.Then, e.Else}
 	case *Convert:
-		WalkExpr(e.X, f)
+		return []Expr{e.X}
 	case *Load:
-		WalkExpr(e.Index, f)
+		return []Expr{e.Index}
 	}
+	return nil
 }
 
 // Exprs returns the expressions a statement holds directly (not those of
@@ -179,6 +191,8 @@ func MapExpr(e Expr, f func(Expr) (Expr, bool)) Expr {
 		return &Unary{Op: e.Op, X: m(e.X)}
 	case *Binary:
 		return &Binary{Op: e.Op, X: m(e.X), Y: m(e.Y)}
+	case *Ternary:
+		return &Ternary{Op: e.Op, X: m(e.X), Y: m(e.Y), Z: m(e.Z)}
 	case *Select:
 		return &Select{Cond: m(e.Cond), Then: m(e.Then), Else: m(e.Else)}
 	case *Convert:

@@ -1,5 +1,7 @@
 package ir
 
+import "fmt"
+
 // Stmt is a statement. The implementations are the types of this file.
 type Stmt interface {
 	// Position returns the user's Go line that built the statement.
@@ -223,6 +225,16 @@ const (
 	ShuffleDown
 	ShuffleXor
 )
+
+var shuffleNames = [...]string{ShuffleIdx: "Idx", ShuffleUp: "Up", ShuffleDown: "Down", ShuffleXor: "Xor"}
+
+// String returns the mode's name, or "ShuffleMode(n)" for an unknown one.
+func (m ShuffleMode) String() string {
+	if int(m) < len(shuffleNames) && shuffleNames[m] != "" {
+		return shuffleNames[m]
+	}
+	return fmt.Sprintf("ShuffleMode(%d)", uint8(m))
+}
 
 // Shuffle exchanges values between the lanes of a warp: Result receives
 // Value from the lane selected by Mode and Lane (a lane index, a delta or a

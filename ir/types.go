@@ -3,12 +3,16 @@ package ir
 import (
 	"fmt"
 	"math"
+
+	"github.com/obsidian-go/obsidian/half"
 )
 
 // Type is a scalar type of the DSL.
 type Type uint8
 
-// The scalar types.
+// The scalar types. Float16 and BFloat16 are storage types: arrays hold
+// them and conversions to and from Float32 read and write them, but no
+// operator applies to them.
 const (
 	NoType Type = iota // the zero Type: no type
 	Bool
@@ -18,62 +22,89 @@ const (
 	Uint64
 	Float32
 	Float64
+	Int8
+	Uint8
+	Int16
+	Uint16
+	Float16  // IEEE binary16
+	BFloat16 // bfloat16, the upper half of a float32
 )
 
 // Types lists every valid scalar type, in a fixed order.
-var Types = []Type{Bool, Int32, Uint32, Int64, Uint64, Float32, Float64}
+var Types = []Type{Bool, Int32, Uint32, Int64, Uint64, Float32, Float64, Int8, Uint8, Int16, Uint16, Float16,
+	BFloat16}
 
-// String returns the Go name of the type.
+// typeInfo describes a scalar type: its Go name, its size in bytes and its
+// kind.
+type typeInfo struct {
+	name string
+	size int
+	kind typeKind
+}
+
+type typeKind uint8
+
+const (
+	boolKind typeKind = iota + 1
+	signedKind
+	unsignedKind
+	floatKind
+	storageFloatKind
+)
+
+var typeInfos = [...]typeInfo{
+	Bool: {"bool", 1, boolKind}, Int32: {"int32", 4, signedKind}, Uint32: {"uint32", 4, unsignedKind},
+	Int64: {"int64", 8, signedKind}, Uint64: {"uint64", 8, unsignedKind}, Float32: {"float32", 4, floatKind},
+	Float64: {"float64", 8, floatKind}, Int8: {"int8", 1, signedKind}, Uint8: {"uint8", 1, unsignedKind},
+	Int16: {"int16", 2, signedKind}, Uint16: {"uint16", 2, unsignedKind}, Float16: {"float16", 2, storageFloatKind},
+	BFloat16: {"bfloat16", 2, storageFloatKind},
+}
+
+func (t Type) info() typeInfo {
+	if int(t) < len(typeInfos) {
+		return typeInfos[t]
+	}
+	return typeInfo{}
+}
+
+// String returns the Go name of the type (float16 and bfloat16 for the
+// storage types, whose Go types are half.Float16 and half.BFloat16).
 func (t Type) String() string {
-	switch t {
-	case Bool:
-		return "bool"
-	case Int32:
-		return "int32"
-	case Uint32:
-		return "uint32"
-	case Int64:
-		return "int64"
-	case Uint64:
-		return "uint64"
-	case Float32:
-		return "float32"
-	case Float64:
-		return "float64"
+	if i := t.info(); i.name != "" {
+		return i.name
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
 
 // Valid reports whether t is one of the scalar types.
-func (t Type) Valid() bool { return t >= Bool && t <= Float64 }
+func (t Type) Valid() bool { return t.info().kind != 0 }
 
 // Size returns the size of a value of type t in bytes (bool: 1).
-func (t Type) Size() int {
-	switch t {
-	case Bool:
-		return 1
-	case Int32, Uint32, Float32:
-		return 4
-	case Int64, Uint64, Float64:
-		return 8
-	}
-	return 0
-}
+func (t Type) Size() int { return t.info().size }
 
 // Bits returns the width of t in bits.
 func (t Type) Bits() int { return 8 * t.Size() }
 
+// Mask returns the mask of the bits a value of type t uses in Value.Bits:
+// 1 for bool.
+func (t Type) Mask() uint64 { return widthMask(t) }
+
 // IsInteger reports whether t is one of the integer types.
-func (t Type) IsInteger() bool { return t >= Int32 && t <= Uint64 }
+func (t Type) IsInteger() bool { return t.IsSigned() || t.IsUnsigned() }
 
 // IsSigned reports whether t is a signed integer type.
-func (t Type) IsSigned() bool { return t == Int32 || t == Int64 }
+func (t Type) IsSigned() bool { return t.info().kind == signedKind }
 
 // IsUnsigned reports whether t is an unsigned integer type.
-func (t Type) IsUnsigned() bool { return t == Uint32 || t == Uint64 }
+func (t Type) IsUnsigned() bool { return t.info().kind == unsignedKind }
 
-// IsFloat reports whether t is a floating-point type.
-func (t Type) IsFloat() bool { return t == Float32 || t == Float64 }
+// IsFloat reports whether t is a floating-point type arithmetic applies
+// to: float32 or float64.
+func (t Type) IsFloat() bool { return t.info().kind == floatKind }
+
+// IsStorageFloat reports whether t is a 16-bit floating-point storage
+// type: float16 or bfloat16.
+func (t Type) IsStorageFloat() bool { return t.info().kind == storageFloatKind }
 
 // IsNumeric reports whether t is an integer or floating-point type.
 func (t Type) IsNumeric() bool { return t.IsInteger() || t.IsFloat() }
@@ -92,10 +123,16 @@ func IntValue(t Type, v int64) Value { return Value{t, truncate(t, uint64(v))} }
 // UintValue returns the value v of integer type t, wrapped to t's width.
 func UintValue(t Type, v uint64) Value { return Value{t, truncate(t, v)} }
 
-// FloatValue returns v as a constant of float type t (rounded for float32).
+// FloatValue returns v as a constant of float type t (rounded to nearest
+// for float32, and through float32 for the storage types).
 func FloatValue(t Type, v float64) Value {
-	if t == Float32 {
+	switch t {
+	case Float32:
 		return Value{t, uint64(math.Float32bits(float32(v)))}
+	case Float16:
+		return Value{t, uint64(half.Float16From(float32(v)))}
+	case BFloat16:
+		return Value{t, uint64(half.BFloat16From(float32(v)))}
 	}
 	return Value{t, math.Float64bits(v)}
 }
@@ -108,26 +145,15 @@ func BoolValue(v bool) Value {
 	return Value{Bool, 0}
 }
 
-func truncate(t Type, v uint64) uint64 {
-	switch t {
-	case Int32, Uint32, Float32:
-		return v & 0xFFFFFFFF
-	case Bool:
-		return v & 1
-	}
-	return v
-}
+func truncate(t Type, v uint64) uint64 { return v & widthMask(t) }
 
 // Int returns an integer value sign-extended (signed types) or
 // zero-extended (unsigned types) to int64.
 func (v Value) Int() int64 {
-	switch v.T {
-	case Int32:
-		return int64(int32(uint32(v.Bits)))
-	case Float32, Float64:
+	if v.T.IsFloat() || v.T.IsStorageFloat() {
 		return int64(v.Float())
 	}
-	return int64(v.Bits)
+	return signExtend(v.T, v.Bits)
 }
 
 // Uint returns an integer value as uint64 (sign-extended for signed types).
@@ -140,6 +166,10 @@ func (v Value) Float() float64 {
 		return float64(math.Float32frombits(uint32(v.Bits)))
 	case Float64:
 		return math.Float64frombits(v.Bits)
+	case Float16:
+		return float64(half.Float16(v.Bits).Float32())
+	case BFloat16:
+		return float64(half.BFloat16(v.Bits).Float32())
 	}
 	if v.T.IsSigned() {
 		return float64(v.Int())
@@ -162,8 +192,8 @@ func (v Value) String() string {
 		return fmt.Sprint(v.Int())
 	case v.T.IsUnsigned():
 		return fmt.Sprint(v.Bits)
-	case v.T == Float32:
-		return fmt.Sprint(math.Float32frombits(uint32(v.Bits)))
+	case v.T == Float32 || v.T.IsStorageFloat():
+		return fmt.Sprint(float32(v.Float()))
 	}
 	return fmt.Sprint(v.Float())
 }

@@ -5,13 +5,16 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/obsidian-go/obsidian/half"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
 // Scalar is the set of Go types a Buffer can hold and a launch can pass as a
-// scalar argument; each is one ir.Type.
+// scalar argument; each is one ir.Type (half.Float16 and half.BFloat16 are
+// the 16-bit float storage types).
 type Scalar interface {
-	bool | int32 | uint32 | int64 | uint64 | float32 | float64
+	bool | int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | float32 | float64 | half.Float16 |
+		half.BFloat16
 }
 
 // TypeOf returns the IR type of the Go scalar type T.
@@ -39,6 +42,18 @@ func scalarValue(x any) (v ir.Value, ok bool) {
 		return ir.Value{T: ir.Float32, Bits: uint64(math.Float32bits(x))}, true
 	case float64:
 		return ir.Value{T: ir.Float64, Bits: math.Float64bits(x)}, true
+	case int8:
+		return ir.IntValue(ir.Int8, int64(x)), true
+	case uint8:
+		return ir.UintValue(ir.Uint8, uint64(x)), true
+	case int16:
+		return ir.IntValue(ir.Int16, int64(x)), true
+	case uint16:
+		return ir.UintValue(ir.Uint16, uint64(x)), true
+	case half.Float16:
+		return ir.Value{T: ir.Float16, Bits: uint64(x)}, true
+	case half.BFloat16:
+		return ir.Value{T: ir.BFloat16, Bits: uint64(x)}, true
 	}
 	return ir.Value{}, false
 }

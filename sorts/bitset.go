@@ -30,15 +30,6 @@ func GlobalOccursKernel() *dsl.Kernel {
 	return k
 }
 
-// popcount returns the number of bits set in x (there is no population
-// count instruction in the IR, so it is the usual sum of bit fields).
-func popcount(x dsl.U32) dsl.U32 {
-	x = x.Sub(x.Shr(dsl.N(1)).And(dsl.N(0x55555555)))
-	x = x.And(dsl.N(0x33333333)).Add(x.Shr(dsl.N(2)).And(dsl.N(0x33333333)))
-	x = x.Add(x.Shr(dsl.N(4))).And(dsl.N(0x0F0F0F0F))
-	return x.Mul(dsl.N(0x01010101)).Shr(dsl.N(24))
-}
-
 // PopcountKernel returns the kernel that writes the number of bits set in
 // every word of bits to counts.
 func PopcountKernel() *dsl.Kernel {
@@ -47,7 +38,7 @@ func PopcountKernel() *dsl.Kernel {
 	counts := dsl.Output[uint32](k, "counts")
 	k.Body(func(g *dsl.Grid) {
 		g.ForAll(counts.Len(), func(t *dsl.Thread, i dsl.U32) {
-			counts.Store(t, i, popcount(set.At(i)))
+			counts.Store(t, i, set.At(i).PopCount())
 		})
 	})
 	return k
@@ -70,7 +61,7 @@ func BitsReconstructKernel() *dsl.Kernel {
 			first := lo.Add(j.Shl(dsl.N(5)))
 			t.While(word.Ne(dsl.N(0)), func(t *dsl.Thread) {
 				low := word.And(word.Neg())
-				out.Store(t, at.Exp, first.Add(popcount(low.Sub(dsl.N(1)))))
+				out.Store(t, at.Exp, first.Add(low.Sub(dsl.N(1)).PopCount()))
 				at.Set(at.Add(dsl.N(1)))
 				word.Set(word.And(word.Sub(dsl.N(1))))
 			})

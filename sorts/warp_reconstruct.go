@@ -35,7 +35,7 @@ func BitsReconstructWarpKernel() *dsl.Kernel {
 					start := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, at.Exp, w))
 					t.If(bitsOf.Shr(lane.Exp).And(dsl.N(1)).Ne(dsl.N(0)), func(t *dsl.Thread) {
 						value := lo.Add(firstWord.Add(w).Shl(dsl.N(5))).Add(lane.Exp)
-						out.Store(t, start.Add(popcount(bitsOf.And(below.Exp))), value)
+						out.Store(t, start.Add(bitsOf.And(below.Exp).PopCount()), value)
 					})
 				})
 			})

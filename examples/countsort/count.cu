@@ -7,7 +7,7 @@ extern "C" __global__ void __launch_bounds__(256) count(const unsigned int* keys
     unsigned int gid = (unsigned int)gid_;
     unsigned int v = keys[gid] - lo;
     if (v < bins_len) {
-      if (v < bins_len) atomicAdd(&bins[v], 1u);
+      atomicAdd(&bins[v], 1u);
     } else {
       if (0u < bad_len) bad[0u] = 1u;
     }

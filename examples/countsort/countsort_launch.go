@@ -16,7 +16,7 @@ extern "C" __global__ void __launch_bounds__(256) count(const unsigned int* keys
     unsigned int gid = (unsigned int)gid_;
     unsigned int v = keys[gid] - lo;
     if (v < bins_len) {
-      if (v < bins_len) atomicAdd(&bins[v], 1u);
+      atomicAdd(&bins[v], 1u);
     } else {
       if (0u < bad_len) bad[0u] = 1u;
     }
@@ -120,8 +120,7 @@ extern "C" __global__ void __launch_bounds__(1024) scanBlocks(const unsigned int
     {
       unsigned int tid10 = threadIdx.x;
       if ((bid << 10u) + tid10 < output_len) {
-        const unsigned int t1_ = (bid << 10u) + tid10;
-        if (t1_ < output_len) output[t1_] = sh9[tid10];
+        output[(bid << 10u) + tid10] = sh9[tid10];
       }
     }
     if (threadIdx.x < 1u) {

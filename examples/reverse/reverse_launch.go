@@ -25,8 +25,7 @@ extern "C" __global__ void __launch_bounds__(256) reverse(const unsigned int* in
     {
       unsigned int tid1 = threadIdx.x;
       if ((bid << 8u) + tid1 < output_len) {
-        const unsigned int t1_ = (bid << 8u) + tid1;
-        if (t1_ < output_len) output[t1_] = sh[255u - tid1];
+        output[(bid << 8u) + tid1] = sh[255u - tid1];
       }
     }
     __syncthreads();

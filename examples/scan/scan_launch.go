@@ -67,8 +67,7 @@ extern "C" __global__ void __launch_bounds__(256) scan(const unsigned int* input
     {
       unsigned int tid8 = threadIdx.x;
       if ((bid << 8u) + tid8 < output_len) {
-        const unsigned int t1_ = (bid << 8u) + tid8;
-        if (t1_ < output_len) output[t1_] = sh7[tid8];
+        output[(bid << 8u) + tid8] = sh7[tid8];
       }
     }
     if (threadIdx.x < 1u) {

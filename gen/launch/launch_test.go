@@ -11,6 +11,7 @@ import (
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/gen/launch"
 	_ "github.com/obsidian-go/obsidian/internal/golden" // accept -update like every test binary
+	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
@@ -95,32 +96,43 @@ func TestKernelRejectsStaleIRAndNil(t *testing.T) {
 
 func TestOps(t *testing.T) {
 	var f launch.Fault
-	if launch.Div(&f, int32(7), -2) != -3 || launch.Rem(&f, int32(-7), 2) != -1 || f.Err() != nil {
+	if launch.Binary[int32](&f, ir.Div, int32(7), -2) != -3 || launch.Binary[int32](&f, ir.Rem, int32(-7), 2) != -1 ||
+		f.Err() != nil {
 		t.Error("Div or Rem wrong")
 	}
-	if launch.Div(&f, uint32(7), 0) != 0 || f.Err() == nil {
+	if launch.Binary[uint32](&f, ir.Div, uint32(7), 0) != 0 || f.Err() == nil {
 		t.Error("division by zero not a fault")
 	}
 	f = launch.Fault{}
-	if launch.Div(&f, int32(math.MinInt32), -1); f.Err() == nil {
+	if launch.Binary[int32](&f, ir.Div, int32(math.MinInt32), -1); f.Err() == nil {
 		t.Error("MinInt32 / -1 not a fault")
 	}
 	f = launch.Fault{}
-	if launch.Div(&f, uint32(1<<31), math.MaxUint32) != 0 || f.Err() != nil {
+	if launch.Binary[uint32](&f, ir.Div, uint32(1<<31), math.MaxUint32) != 0 || f.Err() != nil {
 		t.Error("unsigned division by the largest value")
 	}
-	if launch.Shl(&f, uint32(1), 31) != 1<<31 || launch.Shr(&f, int32(-8), 1) != -4 || f.Err() != nil {
+	if launch.Binary[uint32](&f, ir.Shl, uint32(1), 31) != 1<<31 || launch.Binary[int32](&f, ir.Shr, int32(-8), 1) != -4 ||
+		f.Err() != nil {
 		t.Error("shifts wrong")
 	}
-	if launch.Shl(&f, uint64(1), 64); f.Err() == nil {
+	if launch.Binary[uint64](&f, ir.Shl, uint64(1), 64); f.Err() == nil {
 		t.Error("shift by 64 not a fault")
 	}
-	if launch.ToInt[int32](float32(3e9)) != math.MaxInt32 || launch.ToInt[uint32](-5.0) != 0 ||
-		launch.ToInt[int64](math.NaN()) != 0 || launch.ToInt[int32](-2.9) != -2 {
-		t.Error("ToInt does not saturate and truncate")
+	f = launch.Fault{}
+	if launch.Binary[bool](&f, ir.Lt, int32(-1), 0) != true || f.Err() != nil {
+		t.Error("comparison wrong")
 	}
-	if launch.FMin(math.NaN(), 1) != 1 || !math.Signbit(launch.FMin(0, math.Copysign(0, -1))) {
-		t.Error("FMin is not C's fmin")
+	if launch.Binary[bool](&f, ir.Lt, true, false); f.Err() == nil {
+		t.Error("an operator undefined on its operands' type is not a fault")
+	}
+	if launch.Convert[int32](float32(3e9)) != math.MaxInt32 || launch.Convert[uint32](-5.0) != 0 ||
+		launch.Convert[int64](math.NaN()) != 0 || launch.Convert[int32](-2.9) != -2 {
+		t.Error("Convert does not saturate and truncate")
+	}
+	f = launch.Fault{}
+	if launch.Binary[float64](&f, ir.Min, math.NaN(), 1) != 1 ||
+		!math.Signbit(launch.Binary[float64](&f, ir.Min, 0, math.Copysign(0, -1))) {
+		t.Error("Min is not C's fmin")
 	}
 	if launch.Blocks(uint32(0)) != 1 || launch.Blocks(int32(-5)) != 1 || launch.Blocks(uint64(1)<<40) != 1<<31-1 {
 		t.Error("Blocks does not clamp")

@@ -1,15 +1,17 @@
 package launch
 
 import (
+	"fmt"
 	"math"
-	"unsafe"
 
+	"github.com/obsidian-go/obsidian/half"
+	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
 // Integer is the set of the IR's integer types.
 type Integer interface {
-	~int32 | ~uint32 | ~int64 | ~uint64
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64
 }
 
 // Float is the set of the IR's floating-point types.
@@ -39,110 +41,105 @@ type faultError struct{ msg string }
 
 func (e *faultError) Error() string { return e.msg }
 
-func signed[T Integer]() bool { return ^T(0) < 0 }
-
-func bits[T Integer]() uint64 {
-	var zero T
-	return 8 * uint64(unsafe.Sizeof(zero))
+// Unary returns op applied to x, as the operator table defines it, as an
+// R; a fault (or an operator undefined on T) is recorded in f, giving 0.
+func Unary[R, T runtime.Scalar](f *Fault, op ir.UnOp, x T) R {
+	return apply[R](f, op.Operation(), op.String(), valueOf(x))
 }
 
-// Div returns x / y truncated toward zero; division by zero and the
-// smallest signed value divided by -1 are faults, giving 0.
-func Div[T Integer](f *Fault, x, y T) T {
-	if !divisible(f, x, y) {
-		return 0
+// Binary returns op applied to x and y (see Unary).
+func Binary[R, T runtime.Scalar](f *Fault, op ir.BinOp, x, y T) R {
+	return apply[R](f, op.Operation(), op.String(), valueOf(x), valueOf(y))
+}
+
+// Ternary returns op applied to x, y and z (see Unary).
+func Ternary[R, T runtime.Scalar](f *Fault, op ir.TernOp, x, y, z T) R {
+	return apply[R](f, op.Operation(), op.String(), valueOf(x), valueOf(y), valueOf(z))
+}
+
+func apply[R runtime.Scalar](f *Fault, o *ir.Operation, name string, args ...ir.Value) R {
+	var zero R
+	if o == nil {
+		f.set("unknown operator " + name)
+		return zero
 	}
-	return x / y
-}
-
-// Rem returns the remainder x % y (sign of x), with Div's faults.
-func Rem[T Integer](f *Fault, x, y T) T {
-	if !divisible(f, x, y) {
-		return 0
-	}
-	return x % y
-}
-
-func divisible[T Integer](f *Fault, x, y T) bool {
+	v, fault, ok := o.Apply(args...)
 	switch {
-	case y == 0:
-		f.set("integer division or remainder by zero")
-		return false
-	case signed[T]() && y == ^T(0) && x != 0 && x == -x:
-		f.set("integer division overflow (minimum value divided by -1)")
-		return false
+	case !ok || v.T != runtime.TypeOf[R]() && fault == ir.NoFault:
+		f.set(fmt.Sprintf("operator %s is not defined on %v giving %v", name, args[0].T, runtime.TypeOf[R]()))
+		return zero
+	case fault != ir.NoFault:
+		f.set(fault.String())
+		return zero
 	}
-	return true
+	return fromValue[R](v)
 }
 
-// Shl returns x << y; a count that is negative or not below the bit width
-// is a fault, giving 0.
-func Shl[T Integer](f *Fault, x, y T) T {
-	if !shiftable(f, y) {
-		return 0
+// valueOf returns x as an IR constant.
+func valueOf[T runtime.Scalar](x T) ir.Value {
+	switch x := any(x).(type) {
+	case bool:
+		return ir.BoolValue(x)
+	case float32:
+		return ir.Value{T: ir.Float32, Bits: uint64(math.Float32bits(x))}
+	case float64:
+		return ir.Value{T: ir.Float64, Bits: math.Float64bits(x)}
+	case int32:
+		return ir.IntValue(ir.Int32, int64(x))
+	case int64:
+		return ir.IntValue(ir.Int64, x)
+	case uint32:
+		return ir.UintValue(ir.Uint32, uint64(x))
+	case uint64:
+		return ir.UintValue(ir.Uint64, x)
+	case int8:
+		return ir.IntValue(ir.Int8, int64(x))
+	case uint8:
+		return ir.UintValue(ir.Uint8, uint64(x))
+	case int16:
+		return ir.IntValue(ir.Int16, int64(x))
+	case uint16:
+		return ir.UintValue(ir.Uint16, uint64(x))
+	case half.Float16:
+		return ir.Value{T: ir.Float16, Bits: uint64(x)}
+	case half.BFloat16:
+		return ir.Value{T: ir.BFloat16, Bits: uint64(x)}
 	}
-	return x << y
+	panic(fmt.Sprintf("launch: %T is not a scalar type", x))
 }
 
-// Shr returns x >> y (arithmetic for signed types), with Shl's faults.
-func Shr[T Integer](f *Fault, x, y T) T {
-	if !shiftable(f, y) {
-		return 0
+// fromValue returns the IR constant v, of R's type, as an R.
+func fromValue[R runtime.Scalar](v ir.Value) R {
+	var r R
+	switch p := any(&r).(type) {
+	case *bool:
+		*p = v.Bool()
+	case *float32:
+		*p = math.Float32frombits(uint32(v.Bits))
+	case *float64:
+		*p = math.Float64frombits(v.Bits)
+	case *int32:
+		*p = int32(v.Int())
+	case *int64:
+		*p = v.Int()
+	case *uint32:
+		*p = uint32(v.Bits)
+	case *uint64:
+		*p = v.Bits
+	case *int8:
+		*p = int8(v.Int())
+	case *uint8:
+		*p = uint8(v.Bits)
+	case *int16:
+		*p = int16(v.Int())
+	case *uint16:
+		*p = uint16(v.Bits)
+	case *half.Float16:
+		*p = half.Float16(v.Bits)
+	case *half.BFloat16:
+		*p = half.BFloat16(v.Bits)
 	}
-	return x >> y
-}
-
-func shiftable[T Integer](f *Fault, y T) bool {
-	if y < 0 || uint64(y) >= bits[T]() {
-		f.set("shift count negative or not below the bit width")
-		return false
-	}
-	return true
-}
-
-// Quo returns x / y for floating-point values (IEEE: x / 0 is an infinity
-// or NaN).
-func Quo[T Float](x, y T) T { return x / y }
-
-// FRem returns the floating-point remainder of x / y, as C's fmod.
-func FRem[T Float](x, y T) T { return T(math.Mod(float64(x), float64(y))) }
-
-// FMin returns the smaller of x and y as C's fmin: a NaN operand is
-// ignored, and -0 is below +0.
-func FMin[T Float](x, y T) T {
-	switch {
-	case x != x:
-		return y
-	case y != y:
-		return x
-	case x == 0 && y == 0:
-		if math.Signbit(float64(x)) {
-			return x
-		}
-		return y
-	case x < y:
-		return x
-	}
-	return y
-}
-
-// FMax returns the larger of x and y as C's fmax: a NaN operand is
-// ignored, and +0 is above -0.
-func FMax[T Float](x, y T) T {
-	switch {
-	case x != x:
-		return y
-	case y != y:
-		return x
-	case x == 0 && y == 0:
-		if math.Signbit(float64(x)) {
-			return y
-		}
-		return x
-	case x > y:
-		return x
-	}
-	return y
+	return r
 }
 
 // FromBool returns 1 for true and 0 for false.
@@ -153,32 +150,12 @@ func FromBool[T Number](b bool) T {
 	return 0
 }
 
-// ToInt converts x to an integer type as CUDA does: truncated toward zero,
-// saturated at the type's limits, NaN giving 0.
-func ToInt[T Integer, F Float](x F) T {
-	v := float64(x)
-	if v != v {
-		return 0
-	}
-	v = math.Trunc(v)
-	n := int(bits[T]())
-	if signed[T]() {
-		limit := math.Ldexp(1, n-1)
-		switch {
-		case v <= -limit:
-			return T(1) << (n - 1)
-		case v >= limit:
-			return ^(T(1) << (n - 1))
-		}
-		return T(v)
-	}
-	switch {
-	case v <= 0:
-		return 0
-	case v >= math.Ldexp(1, n):
-		return ^T(0)
-	}
-	return T(v)
+// Convert converts x to To with CUDA's rules as the IR defines them
+// (ir.Conversion): float to integer truncates toward zero and saturates,
+// NaN giving 0.
+func Convert[To, From runtime.Scalar](x From) To {
+	v, _ := valueOf(x).Convert(runtime.TypeOf[To]())
+	return fromValue[To](v)
 }
 
 // Len returns the length of b as a kernel sees it (0 for a nil buffer,

@@ -49,7 +49,7 @@ func atomicOp(op ir.AtomicOp, t ir.Type) (atomicFn, bool) {
 	if !ok {
 		return nil, false
 	}
-	fn, _, ok := binaryOp(b, t)
+	fn, ok := binaryOp(b, t)
 	return func(old, v, _ uint64) uint64 {
 		r, _ := fn(old, v)
 		return r

@@ -7,7 +7,8 @@ import (
 )
 
 // Buffer is global memory for one array argument: Len() elements of type
-// Elem, little-endian, Elem.Size() bytes each (bool: 1 byte, 0 or 1). A view
+// Elem, little-endian, Elem.Size() bytes each (bool: 1 byte, 0 or 1; the
+// storage floats: their 16 bits). A view
 // of part of another buffer is a Buffer whose Data is a sub-slice.
 type Buffer struct {
 	Elem ir.Type
@@ -29,7 +30,11 @@ func (b *Buffer) Len() int {
 
 // Get returns element i. Like a slice index, i must be in [0, Len()).
 func (b *Buffer) Get(i int) ir.Value {
-	return ir.Value{T: b.Elem, Bits: loadBits(b.Data, b.Elem.Size(), i)}
+	v := loadBits(b.Data, b.Elem.Size(), i)
+	if b.Elem == ir.Bool {
+		v = boolBits(v != 0)
+	}
+	return ir.Value{T: b.Elem, Bits: v}
 }
 
 // Set stores v as element i, taking v's bits as bits of b.Elem (v.T should be
@@ -42,7 +47,9 @@ func (b *Buffer) Set(i int, v ir.Value) {
 func loadBits(data []byte, size, i int) uint64 {
 	switch size {
 	case 1:
-		return boolBits(data[i] != 0)
+		return uint64(data[i])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(data[2*i:]))
 	case 4:
 		return uint64(binary.LittleEndian.Uint32(data[4*i:]))
 	}
@@ -53,7 +60,9 @@ func loadBits(data []byte, size, i int) uint64 {
 func storeBits(data []byte, size, i int, v uint64) {
 	switch size {
 	case 1:
-		data[i] = byte(boolBits(v&1 != 0))
+		data[i] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(data[2*i:], uint16(v))
 	case 4:
 		binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
 	default:

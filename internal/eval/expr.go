@@ -33,11 +33,15 @@ func (c *compiler) expr(e ir.Expr, sc *scope) (exprFn, ir.Type) {
 		}
 	case *ir.Unary:
 		if e != nil {
-			return c.unary(e, sc)
+			return c.operation(e.Op.Operation(), e.Op.String(), []ir.Expr{e.X}, sc)
 		}
 	case *ir.Binary:
 		if e != nil {
-			return c.binary(e, sc)
+			return c.operation(e.Op.Operation(), e.Op.String(), []ir.Expr{e.X, e.Y}, sc)
+		}
+	case *ir.Ternary:
+		if e != nil {
+			return c.operation(e.Op.Operation(), e.Op.String(), []ir.Expr{e.X, e.Y, e.Z}, sc)
 		}
 	case *ir.Select:
 		if e != nil {
@@ -133,94 +137,129 @@ func (c *compiler) special(e *ir.Special, sc *scope) (exprFn, ir.Type) {
 	return noExpr, ir.NoType
 }
 
-func (c *compiler) unary(e *ir.Unary, sc *scope) (exprFn, ir.Type) {
-	x, t := c.expr(e.X, sc)
-	if t == ir.NoType {
-		return noExpr, ir.NoType
-	}
-	fn, ok := unaryOp(e.Op, t)
-	if !ok {
-		c.errorf(sc.pos, "unary operator %d not defined on %v", e.Op, t)
-		return noExpr, ir.NoType
-	}
-	return func(m *machine, out *vec) {
-		x(m, out)
-		for l := range out {
-			out[l] = fn(out[l])
+// operation compiles the operation o of the operator table on args.
+func (c *compiler) operation(o *ir.Operation, name string, args []ir.Expr, sc *scope) (exprFn, ir.Type) {
+	fns := make([]exprFn, len(args))
+	ts := make([]ir.Type, len(args))
+	for i, a := range args {
+		fns[i], ts[i] = c.expr(a, sc)
+		if ts[i] == ir.NoType {
+			return noExpr, ir.NoType
 		}
-	}, t
-}
-
-func (c *compiler) binary(e *ir.Binary, sc *scope) (exprFn, ir.Type) {
-	x, tx := c.expr(e.X, sc)
-	y, ty := c.expr(e.Y, sc)
-	switch {
-	case tx == ir.NoType || ty == ir.NoType:
-		return noExpr, ir.NoType
-	case tx != ty:
-		c.errorf(sc.pos, "operator %v on operands of types %v and %v", e.Op, tx, ty)
+	}
+	if o == nil {
+		c.errorf(sc.pos, "unknown operator %s", name)
 		return noExpr, ir.NoType
 	}
-	rt := tx
-	if e.Op.IsComparison() {
-		rt = ir.Bool
+	rt, err := o.Check(ts...)
+	if err != nil {
+		c.errorf(sc.pos, "%v", err)
+		return noExpr, ir.NoType
 	}
-	if tx == ir.Bool && (e.Op == ir.And || e.Op == ir.Or) {
-		return shortCircuit(x, y, e.Op == ir.And), rt
+	t := ts[0]
+	if sp, _ := o.CUDA(t); sp.Lazy {
+		return shortCircuit(fns[0], fns[1], o.Func), rt
 	}
-	fn, mayFault, ok := binaryOp(e.Op, tx)
+	fn, ok := o.Func(t)
 	if !ok {
-		c.errorf(sc.pos, "operator %v not defined on %v", e.Op, tx)
+		c.errorf(sc.pos, "operator %s not defined on %v", o.Name, t)
 		return noExpr, ir.NoType
 	}
-	if !mayFault {
+	faults := o.FaultsFor(t) != ir.NeverFaults
+	pos := sc.pos
+	// apply computes lane l, reporting a fault on an active lane.
+	apply := func(m *machine, out *vec, l int, y, z uint64) bool {
+		r, f := fn(out[l], y, z)
+		if f != ir.NoFault {
+			m.report(true, pos, "fault", "%v: %s %v %s", f, ir.Value{T: t, Bits: out[l]}, o.Name, ir.Value{T: t, Bits: y})
+			return false
+		}
+		out[l] = r
+		return true
+	}
+	switch len(fns) {
+	case 1:
+		x := fns[0]
 		return func(m *machine, out *vec) {
-			var yv vec
 			x(m, out)
-			y(m, &yv)
 			for l := range out {
-				out[l], _ = fn(out[l], yv[l])
+				out[l], _ = fn(out[l], 0, 0)
 			}
 		}, rt
-	}
-	pos, op := sc.pos, e.Op
-	return func(m *machine, out *vec) {
-		var yv vec
-		x(m, out)
-		y(m, &yv)
-		for mask := m.mask; mask != 0; mask &= mask - 1 {
-			l := bits.TrailingZeros32(mask)
-			r, f := fn(out[l], yv[l])
-			if f != noFault {
-				m.report(true, pos, "fault", "%v: %s %v %s", f, ir.Value{T: tx, Bits: out[l]}, op,
-					ir.Value{T: tx, Bits: yv[l]})
-				return
-			}
-			out[l] = r
+	case 2:
+		x, y := fns[0], fns[1]
+		if faults {
+			return func(m *machine, out *vec) {
+				yv := m.push()
+				x(m, out)
+				y(m, yv)
+				for mask := m.mask; mask != 0; mask &= mask - 1 {
+					if l := bits.TrailingZeros32(mask); !apply(m, out, l, yv[l], 0) {
+						break
+					}
+				}
+				m.pop()
+			}, rt
 		}
+		return func(m *machine, out *vec) {
+			yv := m.push()
+			x(m, out)
+			y(m, yv)
+			for l := range out {
+				out[l], _ = fn(out[l], yv[l], 0)
+			}
+			m.pop()
+		}, rt
+	}
+	x, y, z := fns[0], fns[1], fns[2]
+	return func(m *machine, out *vec) {
+		yv, zv := m.push(), m.push()
+		x(m, out)
+		y(m, yv)
+		z(m, zv)
+		for l := range out {
+			out[l], _ = fn(out[l], yv[l], zv[l])
+		}
+		m.pop()
+		m.pop()
 	}, rt
 }
 
-// shortCircuit computes x && y (and) or x || y, evaluating y only on the
-// lanes where x does not decide, as C does.
-func shortCircuit(x, y exprFn, and bool) exprFn {
+// push returns a scratch vector for an operand, until the matching pop.
+func (m *machine) push() *vec {
+	if m.scratchTop == len(m.scratch) {
+		m.scratch = append(m.scratch, new(vec))
+	}
+	m.scratchTop++
+	return m.scratch[m.scratchTop-1]
+}
+
+// pop releases the last scratch vector pushed.
+func (m *machine) pop() { m.scratchTop-- }
+
+// shortCircuit computes a lazy operation of bools (C's && and ||),
+// evaluating y only on the lanes where x does not decide: those where the
+// result with y false and with y true differ.
+func shortCircuit(x, y exprFn, funcOf func(ir.Type) (ir.Func, bool)) exprFn {
+	fn, _ := funcOf(ir.Bool)
 	return func(m *machine, out *vec) {
 		x(m, out)
 		var undecided uint32
 		for l := range out {
-			if (out[l] != 0) == and {
+			if r0, _ := fn(out[l], 0, 0); r0 != first(fn(out[l], 1, 0)) {
 				undecided |= 1 << l
 			}
 		}
 		saved := m.mask
 		if m.mask = saved & undecided; m.mask != 0 {
-			var yv vec
-			y(m, &yv)
+			yv := m.push()
+			y(m, yv)
 			for l := range out {
 				if undecided&(1<<l) != 0 {
-					out[l] = yv[l]
+					out[l], _ = fn(out[l], yv[l], 0)
 				}
 			}
+			m.pop()
 		}
 		m.mask = saved
 	}
@@ -238,8 +277,8 @@ func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
 		return noExpr, ir.NoType
 	}
 	return func(m *machine, out *vec) {
-		var cv, ev vec
-		cond(m, &cv)
+		cv, ev := m.push(), m.push()
+		cond(m, cv)
 		var holds uint32
 		for l := range cv {
 			holds |= uint32(cv[l]&1) << l
@@ -249,7 +288,7 @@ func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
 			th(m, out)
 		}
 		if m.mask = saved &^ holds; m.mask != 0 {
-			el(m, &ev)
+			el(m, ev)
 			for l := range out {
 				if holds&(1<<l) == 0 {
 					out[l] = ev[l]
@@ -257,6 +296,8 @@ func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
 			}
 		}
 		m.mask = saved
+		m.pop()
+		m.pop()
 	}, tt
 }
 
@@ -265,7 +306,7 @@ func (c *compiler) conversion(e *ir.Convert, sc *scope) (exprFn, ir.Type) {
 	if t == ir.NoType {
 		return noExpr, ir.NoType
 	}
-	fn, ok := conversion(t, e.To)
+	fn, ok := ir.Conversion(t, e.To)
 	if !ok {
 		c.errorf(sc.pos, "conversion from %v to %v", t, e.To)
 		return noExpr, ir.NoType
@@ -301,6 +342,7 @@ func (c *compiler) load(e *ir.Load, sc *scope) (exprFn, ir.Type) {
 		return noExpr, ir.NoType
 	}
 	site := c.site(pos)
+	isBool := e.Array.Elem == ir.Bool // a bool byte other than 0 reads as true
 	return func(m *machine, out *vec) {
 		index(m, out)
 		mem := m.mems[mi]
@@ -311,6 +353,9 @@ func (c *compiler) load(e *ir.Load, sc *scope) (exprFn, ir.Type) {
 				return
 			}
 			out[l] = loadBits(mem.data, mem.elem, i)
+			if isBool {
+				out[l] = boolBits(out[l] != 0)
+			}
 			m.track(mem, i, l, readAccess, false, 0, site)
 		}
 	}, e.Array.Elem

@@ -74,6 +74,11 @@ type machine struct {
 	stop  bool
 	errs  []error
 	seen  map[string]bool
+
+	// scratch holds the vectors of operands being evaluated, a stack:
+	// scratch[:scratchTop] are in use.
+	scratch    []*vec
+	scratchTop int
 }
 
 func newMachine(p *program, blocks, threads int) *machine {

@@ -76,26 +76,36 @@ func (b *builder) chance(n int) bool { return b.rng.Intn(n) == 0 }
 
 func (b *builder) anyType() ir.Type { return ir.Types[b.rng.Intn(len(ir.Types))] }
 
+// convertibleTo returns a random type that converts to t.
+func (b *builder) convertibleTo(t ir.Type) ir.Type {
+	for {
+		if u := b.anyType(); ir.ConversionDefined(u, t) {
+			return u
+		}
+	}
+}
+
 // expr returns an expression of type t at most depth operators deep.
 func (b *builder) expr(t ir.Type, depth int) ir.Expr {
 	if depth <= 0 || b.chance(5) {
 		return b.leaf(t)
 	}
-	switch b.rng.Intn(8) {
-	case 0:
-		if ops := unaryOps(t); len(ops) > 0 {
-			return &ir.Unary{Op: ops[b.rng.Intn(len(ops))], X: b.expr(t, depth-1)}
+	if t.IsStorageFloat() {
+		// no operator applies to them: from float32, or a select
+		if b.chance(2) {
+			return &ir.Select{Cond: b.expr(ir.Bool, depth-1), Then: b.expr(t, depth-1), Else: b.expr(t, depth-1)}
 		}
+		return &ir.Convert{To: t, X: b.expr(ir.Float32, depth-1)}
+	}
+	switch b.rng.Intn(8) {
 	case 1:
 		return &ir.Select{Cond: b.expr(ir.Bool, depth-1), Then: b.expr(t, depth-1), Else: b.expr(t, depth-1)}
 	case 2:
-		return &ir.Convert{To: t, X: b.expr(b.anyType(), depth-1)}
+		return &ir.Convert{To: t, X: b.expr(b.convertibleTo(t), depth-1)}
 	case 3:
-		if t.IsNumeric() || t == ir.Bool {
-			return b.cancelling(t, depth)
-		}
+		return b.cancelling(t, depth)
 	}
-	return b.binary(t, depth)
+	return b.operation(t, depth)
 }
 
 // cancelling returns an expression shaped for an algebraic identity of a
@@ -104,7 +114,7 @@ func (b *builder) expr(t ir.Type, depth int) ir.Expr {
 func (b *builder) cancelling(t ir.Type, depth int) ir.Expr {
 	a, c := b.expr(t, depth-1), b.expr(t, depth-2)
 	bin := func(op ir.BinOp, x, y ir.Expr) ir.Expr { return &ir.Binary{Op: op, X: x, Y: y} }
-	if t == ir.Bool {
+	if t == ir.Bool || !t.IsNumeric() {
 		return &ir.Unary{Op: ir.Not, X: &ir.Unary{Op: ir.Not, X: a}}
 	}
 	switch b.rng.Intn(6) {
@@ -126,33 +136,70 @@ func (b *builder) cancelling(t ir.Type, depth int) ir.Expr {
 	return &ir.Unary{Op: op, X: &ir.Unary{Op: op, X: a}}
 }
 
-// binary returns a binary operation giving type t.
-func (b *builder) binary(t ir.Type, depth int) ir.Expr {
-	operand := t
-	var op ir.BinOp
-	if t == ir.Bool && b.rng.Intn(3) > 0 {
-		operand = b.anyType()
-		op = ir.Eq + ir.BinOp(b.rng.Intn(int(ir.Ge-ir.Eq)+1))
-	} else {
-		ops := binaryOps(t)
-		op = ops[b.rng.Intn(len(ops))]
-	}
-	x, y := b.expr(operand, depth-1), b.expr(operand, depth-1)
-	if !b.unguarded {
-		return Guarded(op, x, y)
-	}
-	if operand.IsInteger() && b.chance(2) {
-		switch op {
-		case ir.Div, ir.Rem:
-			y = constant(faultyDivisor(b.rng, operand))
-			if operand.IsSigned() && b.chance(2) {
-				x = constant(minSigned(operand))
+// Operation is an operation of the operator table with the type of its
+// operands.
+type Operation struct {
+	Arity   int
+	Operand ir.Type
+	Build   func(args ...ir.Expr) ir.Expr // the operation applied to Arity operands
+	faults  ir.FaultRule
+	op      ir.BinOp // binary operations: the operator, for guards
+}
+
+// OperationsGiving lists the operations of the operator table whose result
+// has type t, for each operand type they accept, in table order.
+func OperationsGiving(t ir.Type) []Operation {
+	var out []Operation
+	for _, u := range ir.Types {
+		for _, op := range ir.UnOps() {
+			if o := op.Operation(); o.Types.Has(u) && o.Result.Of(u) == t {
+				out = append(out, Operation{Arity: 1, Operand: u,
+					Build: func(a ...ir.Expr) ir.Expr { return &ir.Unary{Op: op, X: a[0]} }})
 			}
-		case ir.Shl, ir.Shr:
-			y = constant(faultyShift(b.rng, operand))
+		}
+		for _, op := range ir.BinOps() {
+			if o := op.Operation(); o.Types.Has(u) && o.Result.Of(u) == t {
+				out = append(out, Operation{Arity: 2, Operand: u, faults: o.FaultsFor(u), op: op,
+					Build: func(a ...ir.Expr) ir.Expr { return &ir.Binary{Op: op, X: a[0], Y: a[1]} }})
+			}
+		}
+		for _, op := range ir.TernOps() {
+			if o := op.Operation(); o.Types.Has(u) && o.Result.Of(u) == t {
+				out = append(out, Operation{Arity: 3, Operand: u,
+					Build: func(a ...ir.Expr) ir.Expr { return &ir.Ternary{Op: op, X: a[0], Y: a[1], Z: a[2]} }})
+			}
 		}
 	}
-	return &ir.Binary{Op: op, X: x, Y: y}
+	return out
+}
+
+// operation returns an operation of the operator table giving type t.
+func (b *builder) operation(t ir.Type, depth int) ir.Expr {
+	ops := OperationsGiving(t)
+	o := ops[b.rng.Intn(len(ops))]
+	args := make([]ir.Expr, o.Arity)
+	for i := range args {
+		args[i] = b.expr(o.Operand, depth-1)
+	}
+	if o.faults == ir.NeverFaults {
+		return o.Build(args...)
+	}
+	x, y := args[0], args[1]
+	if !b.unguarded {
+		return Guarded(o.op, x, y)
+	}
+	if b.chance(2) {
+		switch o.faults {
+		case ir.DivisorFault:
+			y = constant(faultyDivisor(b.rng, o.Operand))
+			if o.Operand.IsSigned() && b.chance(2) {
+				x = constant(minSigned(o.Operand))
+			}
+		case ir.CountFault:
+			y = constant(faultyShift(b.rng, o.Operand))
+		}
+	}
+	return o.Build(x, y)
 }
 
 // faultyDivisor returns 0, or -1 for signed types.
@@ -171,30 +218,6 @@ func faultyShift(rng *rand.Rand, t ir.Type) ir.Value {
 		counts = append(counts, -1, -int64(t.Bits()))
 	}
 	return ir.IntValue(t, counts[rng.Intn(len(counts))])
-}
-
-// unaryOps lists the unary operators defined on t.
-func unaryOps(t ir.Type) []ir.UnOp {
-	switch {
-	case t == ir.Bool:
-		return []ir.UnOp{ir.Not}
-	case t.IsInteger():
-		return []ir.UnOp{ir.Neg, ir.Not}
-	case t.IsFloat():
-		return []ir.UnOp{ir.Neg}
-	}
-	return nil
-}
-
-// binaryOps lists the binary operators from two t operands to t.
-func binaryOps(t ir.Type) []ir.BinOp {
-	switch {
-	case t == ir.Bool:
-		return []ir.BinOp{ir.And, ir.Or, ir.Xor}
-	case t.IsInteger():
-		return []ir.BinOp{ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max, ir.And, ir.Or, ir.Xor, ir.Shl, ir.Shr}
-	}
-	return []ir.BinOp{ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max}
 }
 
 // leaf returns a constant, or something of type t the scope offers.

@@ -9,11 +9,6 @@ import (
 	"github.com/obsidian-go/obsidian/ir"
 )
 
-// binarySymbols spells the infix binary operators as Go does.
-var binarySymbols = map[ir.BinOp]string{ir.Add: "+", ir.Sub: "-", ir.Mul: "*", ir.Div: "/", ir.Rem: "%",
-	ir.And: "&", ir.Or: "|", ir.Xor: "^", ir.Shl: "<<", ir.Shr: ">>", ir.Eq: "==", ir.Ne: "!=", ir.Lt: "<",
-	ir.Le: "<=", ir.Gt: ">", ir.Ge: ">="}
-
 // FormatExpr writes e in a Go-like notation, every constant with its type
 // and every operation parenthesised, for failure messages.
 func FormatExpr(e ir.Expr) string {
@@ -29,19 +24,11 @@ func FormatExpr(e ir.Expr) string {
 	case *ir.Load:
 		return e.Array.Name + "[" + FormatExpr(e.Index) + "]"
 	case *ir.Unary:
-		op := "-"
-		switch {
-		case e.Op == ir.Not && e.X.Type() == ir.Bool:
-			op = "!"
-		case e.Op == ir.Not:
-			op = "^"
-		}
-		return op + FormatExpr(e.X)
+		return formatOperation(e.Op.Operation(), e.Op.String(), e.X)
 	case *ir.Binary:
-		if e.Op == ir.Min || e.Op == ir.Max {
-			return strings.ToLower(e.Op.String()) + "(" + FormatExpr(e.X) + ", " + FormatExpr(e.Y) + ")"
-		}
-		return "(" + FormatExpr(e.X) + " " + binarySymbols[e.Op] + " " + FormatExpr(e.Y) + ")"
+		return formatOperation(e.Op.Operation(), e.Op.String(), e.X, e.Y)
+	case *ir.Ternary:
+		return formatOperation(e.Op.Operation(), e.Op.String(), e.X, e.Y, e.Z)
 	case *ir.Select:
 		return "(" + FormatExpr(e.Cond) + " ? " + FormatExpr(e.Then) + " : " + FormatExpr(e.Else) + ")"
 	case *ir.Convert:
@@ -50,6 +37,26 @@ func FormatExpr(e ir.Expr) string {
 		return "invalid(" + strconv.Quote(e.Msg) + ")"
 	}
 	return fmt.Sprintf("%T", e)
+}
+
+// formatOperation writes an operation with Go's operator where the
+// operator table gives one, else as a call of the operation's name.
+func formatOperation(o *ir.Operation, name string, args ...ir.Expr) string {
+	var sp ir.Spelling
+	if o != nil {
+		sp, _ = o.CUDA(args[0].Type())
+	}
+	formatted := make([]string, len(args))
+	for i, a := range args {
+		formatted[i] = FormatExpr(a)
+	}
+	switch {
+	case sp.Go == "" || strings.ToLower(sp.Go) != strings.ToUpper(sp.Go):
+		return name + "(" + strings.Join(formatted, ", ") + ")"
+	case len(args) == 1:
+		return sp.Go + formatted[0]
+	}
+	return "(" + formatted[0] + " " + sp.Go + " " + formatted[1] + ")"
 }
 
 // formatValue writes v as a Go conversion of its value to its type, with

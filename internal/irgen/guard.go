@@ -9,13 +9,21 @@ import "github.com/obsidian-go/obsidian/ir"
 // x and y appear in the guard as the same nodes as in the operation.
 func Guarded(op ir.BinOp, x, y ir.Expr) ir.Expr {
 	t := x.Type()
-	switch {
-	case (op == ir.Div || op == ir.Rem) && t.IsInteger():
+	switch faults(op, t) {
+	case ir.DivisorFault:
 		return &ir.Binary{Op: op, X: x, Y: divisorGuard(x, y)}
-	case (op == ir.Shl || op == ir.Shr) && t.IsInteger():
+	case ir.CountFault:
 		return &ir.Binary{Op: op, X: x, Y: &ir.Binary{Op: ir.And, X: y, Y: constant(ir.UintValue(t, uint64(t.Bits()-1)))}}
 	}
 	return &ir.Binary{Op: op, X: x, Y: y}
+}
+
+// faults returns the fault rule of op on operands of type t.
+func faults(op ir.BinOp, t ir.Type) ir.FaultRule {
+	if o := op.Operation(); o != nil {
+		return o.FaultsFor(t)
+	}
+	return ir.NeverFaults
 }
 
 // divisorGuard is Select(y == 0, 1, y) for unsigned types and
@@ -35,15 +43,12 @@ func divisorGuard(x, y ir.Expr) ir.Expr {
 // unguard recognises an operation built by Guarded with a guard, and
 // returns its operands.
 func unguard(b *ir.Binary) (x, y ir.Expr, ok bool) {
-	if !b.X.Type().IsInteger() {
-		return nil, nil, false
-	}
-	switch b.Op {
-	case ir.Div, ir.Rem:
+	switch faults(b.Op, b.X.Type()) {
+	case ir.DivisorFault:
 		if s, isSelect := b.Y.(*ir.Select); isSelect {
 			y = s.Else
 		}
-	case ir.Shl, ir.Shr:
+	case ir.CountFault:
 		if a, isAnd := b.Y.(*ir.Binary); isAnd && a.Op == ir.And {
 			y = a.X
 		}
@@ -95,6 +100,9 @@ func sameExpr(a, b ir.Expr) bool {
 	case *ir.Binary:
 		b, ok := b.(*ir.Binary)
 		return ok && a.Op == b.Op && sameExpr(a.X, b.X) && sameExpr(a.Y, b.Y)
+	case *ir.Ternary:
+		b, ok := b.(*ir.Ternary)
+		return ok && a.Op == b.Op && sameExpr(a.X, b.X) && sameExpr(a.Y, b.Y) && sameExpr(a.Z, b.Z)
 	case *ir.Select:
 		b, ok := b.(*ir.Select)
 		return ok && sameExpr(a.Cond, b.Cond) && sameExpr(a.Then, b.Then) && sameExpr(a.Else, b.Else)

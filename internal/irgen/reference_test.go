@@ -1,27 +1,24 @@
 package irgen_test
 
 import (
+	"fmt"
 	"math"
 	"unsafe"
 
+	"github.com/obsidian-go/obsidian/half"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
-// A small interpreter of closed expressions written directly with Go's
-// arithmetic, the reference the evaluator is compared with. Values are Go
-// values of the matching types; float32 operations are done in float32.
-// It reports the faults the evaluator must report: integer division by
-// zero, MIN / -1 and shift counts outside [0, width).
-
-// The faults, as the evaluator's messages word them.
-const (
-	faultDivideByZero = "division or remainder by zero"
-	faultOverflow     = "division overflow"
-	faultShift        = "shift count"
-)
+// A small interpreter of closed expressions, the reference the evaluator is
+// compared with: a tree walk in C's order of evaluation, operators applied
+// as the operator table defines them (ir.Operation.Apply, one constant at a
+// time), conversions written directly with Go's arithmetic. Values are Go
+// values of the matching types. It reports the faults the evaluator must
+// report: integer division by zero, MIN / -1 and shift counts outside
+// [0, width).
 
 type integer interface {
-	int32 | uint32 | int64 | uint64
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64
 }
 
 type float interface{ float32 | float64 }
@@ -34,24 +31,11 @@ func interpret(e ir.Expr) (any, string) {
 	case *ir.Const:
 		return goValue(e.Value), ""
 	case *ir.Unary:
-		x, fault := interpret(e.X)
-		if fault != "" {
-			return nil, fault
-		}
-		return unary(e.Op, x), ""
+		return operation(e.Op.Operation(), e.X)
 	case *ir.Binary:
-		x, fault := interpret(e.X)
-		if fault != "" {
-			return nil, fault
-		}
-		if b, ok := x.(bool); ok && (e.Op == ir.And && !b || e.Op == ir.Or && b) {
-			return b, ""
-		}
-		y, fault := interpret(e.Y)
-		if fault != "" {
-			return nil, fault
-		}
-		return binary(e.Op, x, y)
+		return operation(e.Op.Operation(), e.X, e.Y)
+	case *ir.Ternary:
+		return operation(e.Op.Operation(), e.X, e.Y, e.Z)
 	case *ir.Select:
 		c, fault := interpret(e.Cond)
 		if fault != "" {
@@ -85,6 +69,18 @@ func goValue(v ir.Value) any {
 		return v.Bits
 	case ir.Float32:
 		return math.Float32frombits(uint32(v.Bits))
+	case ir.Int8:
+		return int8(v.Bits)
+	case ir.Uint8:
+		return uint8(v.Bits)
+	case ir.Int16:
+		return int16(v.Bits)
+	case ir.Uint16:
+		return uint16(v.Bits)
+	case ir.Float16:
+		return half.Float16(v.Bits)
+	case ir.BFloat16:
+		return half.BFloat16(v.Bits)
 	}
 	return math.Float64frombits(v.Bits)
 }
@@ -103,190 +99,78 @@ func irValue(x any) ir.Value {
 		return ir.UintValue(ir.Uint64, x)
 	case float32:
 		return ir.Value{T: ir.Float32, Bits: uint64(math.Float32bits(x))}
+	case int8:
+		return ir.IntValue(ir.Int8, int64(x))
+	case uint8:
+		return ir.UintValue(ir.Uint8, uint64(x))
+	case int16:
+		return ir.IntValue(ir.Int16, int64(x))
+	case uint16:
+		return ir.UintValue(ir.Uint16, uint64(x))
+	case half.Float16:
+		return ir.Value{T: ir.Float16, Bits: uint64(x)}
+	case half.BFloat16:
+		return ir.Value{T: ir.BFloat16, Bits: uint64(x)}
 	}
 	return ir.Value{T: ir.Float64, Bits: math.Float64bits(x.(float64))}
 }
 
-func unary(op ir.UnOp, x any) any {
-	switch x := x.(type) {
-	case bool:
-		return !x
-	case int32:
-		return intUnary(op, x)
-	case uint32:
-		return intUnary(op, x)
-	case int64:
-		return intUnary(op, x)
-	case uint64:
-		return intUnary(op, x)
-	case float32:
-		return -x
-	}
-	return -x.(float64)
-}
-
-func intUnary[I integer](op ir.UnOp, x I) I {
-	if op == ir.Neg {
-		return -x
-	}
-	return ^x
-}
-
-func binary(op ir.BinOp, x, y any) (any, string) {
-	switch x := x.(type) {
-	case bool:
-		return boolBinary(op, x, y.(bool)), ""
-	case int32:
-		return intBinary(op, x, y.(int32))
-	case uint32:
-		return intBinary(op, x, y.(uint32))
-	case int64:
-		return intBinary(op, x, y.(int64))
-	case uint64:
-		return intBinary(op, x, y.(uint64))
-	case float32:
-		return floatBinary(op, x, y.(float32)), ""
-	}
-	return floatBinary(op, x.(float64), y.(float64)), ""
-}
-
-func boolBinary(op ir.BinOp, x, y bool) bool {
-	toInt := func(b bool) int {
-		if b {
-			return 1
+// operation evaluates the operands left to right, the second only when the
+// first does not decide a lazy operation (C's && and ||), and applies o.
+func operation(o *ir.Operation, args ...ir.Expr) (any, string) {
+	values := make([]ir.Value, len(args))
+	for i, a := range args {
+		x, fault := interpret(a)
+		if fault != "" {
+			return nil, fault
 		}
-		return 0
-	}
-	switch op {
-	case ir.And:
-		return x && y
-	case ir.Or:
-		return x || y
-	case ir.Xor, ir.Ne:
-		return x != y
-	case ir.Eq:
-		return x == y
-	}
-	return compare(op, toInt(x), toInt(y))
-}
-
-func compare[N integer | float | int](op ir.BinOp, x, y N) bool {
-	switch op {
-	case ir.Eq:
-		return x == y
-	case ir.Ne:
-		return x != y
-	case ir.Lt:
-		return x < y
-	case ir.Le:
-		return x <= y
-	case ir.Gt:
-		return x > y
-	case ir.Ge:
-		return x >= y
-	}
-	panic("not a comparison")
-}
-
-func intBinary[I integer](op ir.BinOp, x, y I) (any, string) {
-	bits := I(unsafe.Sizeof(x) * 8)
-	signed := ^I(0) < 0
-	minimum := I(1) << (bits - 1)
-	switch op {
-	case ir.Add:
-		return x + y, ""
-	case ir.Sub:
-		return x - y, ""
-	case ir.Mul:
-		return x * y, ""
-	case ir.And:
-		return x & y, ""
-	case ir.Or:
-		return x | y, ""
-	case ir.Xor:
-		return x ^ y, ""
-	case ir.Div, ir.Rem:
-		switch {
-		case y == 0:
-			return nil, faultDivideByZero
-		case signed && x == minimum && y == ^I(0):
-			return nil, faultOverflow
-		case op == ir.Div:
-			return x / y, ""
+		values[i] = irValue(x)
+		if sp, _ := o.CUDA(values[0].T); i == 0 && sp.Lazy {
+			if decided, ok := decides(o, values[0]); ok {
+				return goValue(decided), ""
+			}
 		}
-		return x % y, ""
-	case ir.Shl, ir.Shr:
-		switch {
-		case y < 0 || y >= bits:
-			return nil, faultShift
-		case op == ir.Shl:
-			return x << y, ""
-		}
-		return x >> y, ""
-	case ir.Min:
-		return min(x, y), ""
-	case ir.Max:
-		return max(x, y), ""
 	}
-	return compare(op, x, y), ""
-}
-
-func floatBinary[F float](op ir.BinOp, x, y F) any {
-	switch op {
-	case ir.Add:
-		return F(x + y)
-	case ir.Sub:
-		return F(x - y)
-	case ir.Mul:
-		return F(x * y)
-	case ir.Div:
-		return F(x / y)
-	case ir.Rem:
-		return F(math.Mod(float64(x), float64(y)))
-	case ir.Min:
-		return fmin(x, y)
-	case ir.Max:
-		return fmax(x, y)
-	}
-	return compare(op, x, y)
-}
-
-// fmin is C's fmin: a NaN operand is ignored; of two zeros, -0 is the
-// smaller.
-func fmin[F float](x, y F) F {
+	v, fault, ok := o.Apply(values...)
 	switch {
-	case x != x:
-		return y
-	case y != y:
-		return x
-	case x == 0 && y == 0 && math.Signbit(float64(y)):
-		return y
-	case y < x:
-		return y
+	case !ok:
+		panic(fmt.Sprintf("generated %s on %v", o.Name, values[0].T))
+	case fault != ir.NoFault:
+		return nil, fault.String()
 	}
-	return x
+	return goValue(v), ""
 }
 
-// fmax is C's fmax: a NaN operand is ignored; of two zeros, +0 is the
-// larger.
-func fmax[F float](x, y F) F {
-	switch {
-	case x != x:
-		return y
-	case y != y:
-		return x
-	case x == 0 && y == 0 && !math.Signbit(float64(y)):
-		return y
-	case y > x:
-		return y
-	}
-	return x
+// decides returns the result of the lazy operation o when its first operand
+// x decides it whatever the second.
+func decides(o *ir.Operation, x ir.Value) (ir.Value, bool) {
+	r0, _, _ := o.Apply(x, ir.BoolValue(false))
+	r1, _, _ := o.Apply(x, ir.BoolValue(true))
+	return r0, r0 == r1
 }
 
 func convert(x any, to ir.Type) any {
+	switch x := x.(type) {
+	case half.Float16:
+		return convert(x.Float32(), to) // exact
+	case half.BFloat16:
+		return convert(x.Float32(), to)
+	}
 	switch to {
+	case ir.Float16:
+		return half.Float16From(x.(float32))
+	case ir.BFloat16:
+		return half.BFloat16From(x.(float32))
 	case ir.Bool:
 		return toBool(x)
+	case ir.Int8:
+		return convertTo[int8](x)
+	case ir.Uint8:
+		return convertTo[uint8](x)
+	case ir.Int16:
+		return convertTo[int16](x)
+	case ir.Uint16:
+		return convertTo[uint16](x)
 	case ir.Int32:
 		return convertTo[int32](x)
 	case ir.Uint32:
@@ -316,6 +200,14 @@ func toBool(x any) bool {
 		return x != 0
 	case float32:
 		return x != 0
+	case int8:
+		return x != 0
+	case uint8:
+		return x != 0
+	case int16:
+		return x != 0
+	case uint16:
+		return x != 0
 	}
 	return x.(float64) != 0
 }
@@ -338,6 +230,14 @@ func convertTo[T integer | float](x any) T {
 		return T(x)
 	case uint64:
 		return T(x)
+	case int8:
+		return T(x)
+	case uint8:
+		return T(x)
+	case int16:
+		return T(x)
+	case uint16:
+		return T(x)
 	case float32:
 		return fromFloat[T](float64(x))
 	}
@@ -356,6 +256,14 @@ func fromFloat[T integer | float](f float64) T {
 		return T(saturate[int64](f))
 	case uint64:
 		return T(saturate[uint64](f))
+	case int8:
+		return T(saturate[int8](f))
+	case uint8:
+		return T(saturate[uint8](f))
+	case int16:
+		return T(saturate[int16](f))
+	case uint16:
+		return T(saturate[uint16](f))
 	}
 	return T(f)
 }

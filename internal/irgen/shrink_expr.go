@@ -39,9 +39,10 @@ func exprShrinks(e ir.Expr) []ir.Expr {
 	out := constantShrinks(e)
 	t := e.Type()
 	child := func(c ir.Expr) {
-		if c.Type() == t {
+		switch {
+		case c.Type() == t:
 			out = append(out, c)
-		} else {
+		case ir.ConversionDefined(c.Type(), t):
 			out = append(out, &ir.Convert{To: t, X: c})
 		}
 	}
@@ -65,6 +66,19 @@ func exprShrinks(e ir.Expr) []ir.Expr {
 		}
 		for _, s := range exprShrinks(y) {
 			out = append(out, rebuild(e.Op, x, s))
+		}
+	case *ir.Ternary:
+		child(e.X)
+		child(e.Y)
+		child(e.Z)
+		for _, s := range exprShrinks(e.X) {
+			out = append(out, &ir.Ternary{Op: e.Op, X: s, Y: e.Y, Z: e.Z})
+		}
+		for _, s := range exprShrinks(e.Y) {
+			out = append(out, &ir.Ternary{Op: e.Op, X: e.X, Y: s, Z: e.Z})
+		}
+		for _, s := range exprShrinks(e.Z) {
+			out = append(out, &ir.Ternary{Op: e.Op, X: e.X, Y: e.Y, Z: s})
 		}
 	case *ir.Select:
 		child(e.Cond)

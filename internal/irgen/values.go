@@ -22,6 +22,16 @@ var edgeValues = map[ir.Type][]ir.Value{
 	ir.Float32: floats(ir.Float32, 0, math.Copysign(0, -1), 1, -1, 0.5, -2.5, 3, math.NaN(), math.Inf(1),
 		math.Inf(-1), math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, 0x1p-126, 0x1p31, -0x1p31,
 		0x1p32, 0x1p63, 0x1p64, 16777217, 0.1),
+	ir.Int8:   ints(ir.Int8, 0, 1, -1, 2, 7, 8, math.MinInt8, math.MaxInt8, math.MinInt8+1),
+	ir.Uint8:  uints(ir.Uint8, 0, 1, 2, 7, 8, math.MaxUint8, math.MaxUint8-1, 1<<7, 1<<7-1),
+	ir.Int16:  ints(ir.Int16, 0, 1, -1, 2, 15, 16, math.MinInt16, math.MaxInt16, math.MinInt16+1, 255, 256),
+	ir.Uint16: uints(ir.Uint16, 0, 1, 2, 15, 16, math.MaxUint16, math.MaxUint16-1, 1<<15, 1<<15-1, 255, 256),
+	// the storage floats: zeros, ones, the largest finite, the smallest
+	// normal and subnormal, infinities, NaNs
+	ir.Float16: uints(ir.Float16, 0, 0x8000, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x0400, 0x0001, 0x8001, 0x7c00,
+		0xfc00, 0x7e00, 0x7c01),
+	ir.BFloat16: uints(ir.BFloat16, 0, 0x8000, 0x3f80, 0xbf80, 0x7f7f, 0xff7f, 0x0080, 0x0001, 0x8001, 0x7f80,
+		0xff80, 0x7fc0, 0x7f81),
 	ir.Float64: floats(ir.Float64, 0, math.Copysign(0, -1), 1, -1, 0.5, -2.5, 3, math.NaN(), math.Inf(1),
 		math.Inf(-1), math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 0x1p-1022, 0x1p31,
 		-0x1p31, 0x1p32, 0x1p63, -0x1p63, 0x1p64, 0.1, 4294967295.5),
@@ -60,7 +70,7 @@ func Value(rng *rand.Rand, t ir.Type) ir.Value {
 		return edges[rng.Intn(len(edges))]
 	case 1:
 		small := int64(rng.Intn(21) - 10)
-		if t.IsFloat() {
+		if t.IsFloat() || t.IsStorageFloat() {
 			return ir.FloatValue(t, float64(small)/float64(1+rng.Intn(4)))
 		}
 		return ir.IntValue(t, small)

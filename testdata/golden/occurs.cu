@@ -7,7 +7,7 @@ extern "C" __global__ void __launch_bounds__(256) occurs(const unsigned int* key
     unsigned int gid = (unsigned int)gid_;
     unsigned int v = keys[gid] - lo;
     if (v < bins_len) {
-      if (v < bins_len) bins[v] = 1u;
+      bins[v] = 1u;
     } else {
       if (0u < bad_len) bad[0u] = 1u;
     }

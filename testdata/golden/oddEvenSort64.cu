@@ -22,15 +22,14 @@ extern "C" __global__ void __launch_bounds__(64) oddEvenSort64(const unsigned in
       __syncthreads();
       {
         unsigned int tid2 = threadIdx.x;
-        sh[tid2] = (tid2 == 0u ? sh1[tid2] : ((((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 + 4294967294u) != tid2 - 1u ? (((tid2 - 1u) & 1u) == 0u ? min(sh1[min(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 + 4294967294u)) + 1u], sh1[max(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 + 4294967294u)) + 1u]) : max(sh1[min(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 + 4294967294u)) + 1u], sh1[max(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 + 4294967294u)) + 1u])) : sh1[tid2]));
+        sh[tid2] = (tid2 == 0u ? sh1[tid2] : ((((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u) != tid2 - 1u ? (((tid2 - 1u) & 1u) == 0u ? min(sh1[min(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u)) + 1u], sh1[max(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u)) + 1u]) : max(sh1[min(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u)) + 1u], sh1[max(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u)) + 1u])) : sh1[tid2]));
       }
       __syncthreads();
     }
     {
       unsigned int tid3 = threadIdx.x;
       if ((bid << 6u) + tid3 < output_len) {
-        const unsigned int t1_ = (bid << 6u) + tid3;
-        if (t1_ < output_len) output[t1_] = sh[tid3];
+        output[(bid << 6u) + tid3] = sh[tid3];
       }
     }
     __syncthreads();

@@ -70,8 +70,7 @@ extern "C" __global__ void __launch_bounds__(1024) sklansky1024(const unsigned i
     {
       unsigned int tid10 = threadIdx.x;
       if ((bid << 10u) + tid10 < output_len) {
-        const unsigned int t1_ = (bid << 10u) + tid10;
-        if (t1_ < output_len) output[t1_] = sh9[tid10];
+        output[(bid << 10u) + tid10] = sh9[tid10];
       }
     }
     __syncthreads();

@@ -40,8 +40,7 @@ extern "C" __global__ void __launch_bounds__(32) sklanskyMax32(const unsigned in
     {
       unsigned int tid5 = threadIdx.x;
       if ((bid << 5u) + tid5 < output_len) {
-        const unsigned int t1_ = (bid << 5u) + tid5;
-        if (t1_ < output_len) output[t1_] = sh4[tid5];
+        output[(bid << 5u) + tid5] = sh4[tid5];
       }
     }
     if (threadIdx.x < 1u) {

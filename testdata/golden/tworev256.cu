@@ -22,8 +22,7 @@ extern "C" __global__ void __launch_bounds__(256) tworev256(const unsigned int* 
     {
       unsigned int tid2 = threadIdx.x;
       if ((bid << 8u) + tid2 < output_len) {
-        const unsigned int t1_ = (bid << 8u) + tid2;
-        if (t1_ < output_len) output[t1_] = sh1[tid2];
+        output[(bid << 8u) + tid2] = sh1[tid2];
       }
     }
     __syncthreads();

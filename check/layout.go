@@ -1,4 +1,4 @@
-package codegen
+package check
 
 import (
 	"github.com/obsidian-go/obsidian/ir"

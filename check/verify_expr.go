@@ -1,4 +1,4 @@
-package codegen
+package check
 
 import "github.com/obsidian-go/obsidian/ir"
 
@@ -22,9 +22,11 @@ func (v *verifier) expr(e ir.Expr, pos ir.Pos) (ir.Type, bool) {
 		}
 		v.errorf(pos, "unknown hardware index %d", e.Kind)
 	case *ir.Unary:
-		return v.unary(e, pos)
+		return v.operation(e.Op.Operation(), "unary operator "+e.Op.String(), pos, e.X)
 	case *ir.Binary:
-		return v.binary(e, pos)
+		return v.operation(e.Op.Operation(), "binary operator "+e.Op.String(), pos, e.X, e.Y)
+	case *ir.Ternary:
+		return v.operation(e.Op.Operation(), "ternary operator "+e.Op.String(), pos, e.X, e.Y, e.Z)
 	case *ir.Select:
 		c, okc := v.expr(e.Cond, pos)
 		a, oka := v.expr(e.Then, pos)
@@ -39,12 +41,12 @@ func (v *verifier) expr(e ir.Expr, pos ir.Pos) (ir.Type, bool) {
 			return a, true
 		}
 	case *ir.Convert:
-		_, ok := v.expr(e.X, pos)
-		if ok && e.To.Valid() {
+		from, ok := v.expr(e.X, pos)
+		if ok && ir.ConversionDefined(from, e.To) {
 			return e.To, true
 		}
 		if ok {
-			v.errorf(pos, "conversion to invalid type %v", e.To)
+			v.errorf(pos, "conversion from %v to %v is not defined", from, e.To)
 		}
 	case *ir.Load:
 		return v.load(e)
@@ -83,62 +85,27 @@ func (v *verifier) use(x *ir.Var, pos ir.Pos) (ir.Type, bool) {
 	return ir.NoType, false
 }
 
-func (v *verifier) unary(e *ir.Unary, pos ir.Pos) (ir.Type, bool) {
-	t, ok := v.expr(e.X, pos)
-	if !ok {
-		return t, false
+// operation checks an operation of the operator table on operands args.
+func (v *verifier) operation(o *ir.Operation, what string, pos ir.Pos, args ...ir.Expr) (ir.Type, bool) {
+	ts := make([]ir.Type, len(args))
+	ok := true
+	for i, a := range args {
+		t, okArg := v.expr(a, pos)
+		ts[i], ok = t, ok && okArg
 	}
 	switch {
-	case e.Op == ir.Neg && t.IsNumeric(), e.Op == ir.Not && (t == ir.Bool || t.IsInteger()):
-		return t, true
-	case e.Op == ir.Neg:
-		v.errorf(pos, "negation of a %v value; it needs a number", t)
-	case e.Op == ir.Not:
-		v.errorf(pos, "not of a %v value; it needs a bool or an integer", t)
-	default:
-		v.errorf(pos, "unknown unary operator %d", e.Op)
-	}
-	return ir.NoType, false
-}
-
-func (v *verifier) binary(e *ir.Binary, pos ir.Pos) (ir.Type, bool) {
-	x, okx := v.expr(e.X, pos)
-	y, oky := v.expr(e.Y, pos)
-	if !okx || !oky {
+	case !ok:
+		return ir.NoType, false
+	case o == nil:
+		v.errorf(pos, "unknown %s", what)
 		return ir.NoType, false
 	}
-	op := e.Op
-	if x != y {
-		what := "operands"
-		if op == ir.Shl || op == ir.Shr {
-			what = "value and shift count"
-		}
-		v.errorf(pos, "%v: %s have different types, %v and %v", op, what, x, y)
+	t, err := o.Check(ts...)
+	if err != nil {
+		v.errorf(pos, "%v", err)
 		return ir.NoType, false
 	}
-	switch op {
-	case ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Rem, ir.Min, ir.Max:
-		if !x.IsNumeric() {
-			v.errorf(pos, "%v on %v values; arithmetic needs numbers", op, x)
-			return ir.NoType, false
-		}
-	case ir.And, ir.Or, ir.Xor:
-		if !x.IsInteger() && x != ir.Bool {
-			v.errorf(pos, "%v on %v values; it needs integers or bools", op, x)
-			return ir.NoType, false
-		}
-	case ir.Shl, ir.Shr:
-		if !x.IsInteger() {
-			v.errorf(pos, "%v on %v values; shifts need integers", op, x)
-			return ir.NoType, false
-		}
-	case ir.Eq, ir.Ne, ir.Lt, ir.Le, ir.Gt, ir.Ge:
-		return ir.Bool, true
-	default:
-		v.errorf(pos, "unknown binary operator %d", op)
-		return ir.NoType, false
-	}
-	return x, true
+	return t, true
 }
 
 func (v *verifier) load(e *ir.Load) (ir.Type, bool) {

@@ -1,4 +1,4 @@
-package codegen
+package check
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 // errors.Join of *ir.Error values in program order, each at the position of
 // the offending statement or expression.
 func Verify(k *ir.Kernel, t Target) error {
+	verifications.Add(1)
 	if k == nil {
 		return ir.Errorf(ir.Pos{}, "no kernel")
 	}

@@ -1,4 +1,4 @@
-package codegen
+package check
 
 // Target describes the GPU the code is for.
 type Target struct {
