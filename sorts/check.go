@@ -23,7 +23,8 @@ var (
 	// ErrTooLarge: a call asks for more than the device can give: more
 	// keys than a kernel takes (2^32-1), more memory than a GPU has free,
 	// or more than the CPU evaluator's limit (runtime.CPUMemoryLimit). It is
-	// returned before anything is allocated or launched.
+	// returned before anything is allocated or launched, except when a
+	// launch on the CPU evaluator finds no room for its state.
 	ErrTooLarge = errors.New("request too large")
 	// ErrNoDevice: the Sorter was not made by New (a nil or zero Sorter),
 	// or New was given a nil device.

@@ -139,8 +139,15 @@ func (s *Sorter) locked(call func() (int, error)) (int, error) {
 	return call()
 }
 
+// launch runs f on the Sorter's device. A launch the device has no memory
+// for (the CPU evaluator's state for a kernel's shared memory, which the
+// up-front check does not count) fails with ErrTooLarge as well.
 func (s *Sorter) launch(f runtime.Function, args ...any) error {
-	return s.dev.Launch(f, runtime.LaunchConfig{}, args...)
+	err := s.dev.Launch(f, runtime.LaunchConfig{}, args...)
+	if errors.Is(err, runtime.ErrOutOfMemory) {
+		return fmt.Errorf("sorts: %w: %w", ErrTooLarge, err)
+	}
+	return err
 }
 
 // Scan writes the inclusive prefix sums of in to out, of the same length:
