@@ -135,7 +135,7 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	for i, a := range bound {
 		lengths[i] = a.n
 	}
-	state := launchStateBytes(cf.kernel, lengths)
+	state := launchStateBytes(cf.kernel, lengths, blocks)
 	if err := d.reserve(state); err != nil {
 		return fmt.Errorf("launching kernel %s on %s: the evaluator's state for the launch needs about %d bytes: %w",
 			cf.Name(), d.Name(), state, err)

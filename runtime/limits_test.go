@@ -114,7 +114,7 @@ func TestDefaultCPUMemoryLimit(t *testing.T) {
 func TestCPULaunchStateCountsAgainstLimit(t *testing.T) {
 	const n = 1000
 	buffers := int64(3 * n * 4)
-	state := int64(n * runtime.EvalShadowBytes) // out is written
+	state := runtime.CPULaunchStateBytes(must(runtime.CPU().Load(vectorAdd()))(t), []int{n, n, n}, (n+255)/256)
 	for _, c := range []struct {
 		limit int64
 		ok    bool
@@ -138,26 +138,32 @@ func TestCPULaunchStateCountsAgainstLimit(t *testing.T) {
 	}
 }
 
-// TestCPULaunchStateEstimate measures what a launch allocates for a kernel
-// writing n elements, which the device counts as EvalShadowBytes each.
+// TestCPULaunchStateEstimate measures what launches allocate for a kernel
+// writing n elements, against what the device counts for them. The
+// evaluator keeps the state of finished launches for the next ones until
+// the garbage collector takes it: two collections first leave none.
 func TestCPULaunchStateEstimate(t *testing.T) {
-	d := runtime.CPU()
-	const n = 1 << 16
-	f := must(d.Load(vectorAdd()))(t)
-	a := must(runtime.FromSlice(d, make([]float32, n)))(t)
-	out := must(runtime.Alloc[float32](d, n))(t)
-	var before, after goruntime.MemStats
-	goruntime.ReadMemStats(&before)
-	if err := d.Launch(f, runtime.LaunchConfig{}, a, a, out); err != nil {
-		t.Fatal(err)
-	}
-	goruntime.ReadMemStats(&after)
-	allocated := float64(after.TotalAlloc - before.TotalAlloc)
-	estimate := float64(n * runtime.EvalShadowBytes)
-	t.Logf("a launch writing %d elements allocated %.0f bytes, %.1f per element; the estimate is %d", n, allocated,
-		allocated/n, runtime.EvalShadowBytes)
-	if allocated < 0.75*estimate || allocated > 1.25*estimate+256<<10 {
-		t.Errorf("the launch allocated %.0f bytes, the device counts %.0f", allocated, estimate)
+	for _, n := range []int{1 << 16, 1 << 20} {
+		d := runtime.CPU()
+		f := must(d.Load(vectorAdd()))(t)
+		a := must(runtime.FromSlice(d, make([]float32, n)))(t)
+		out := must(runtime.Alloc[float32](d, n))(t)
+		blocks := (n + 255) / 256
+		var before, after goruntime.MemStats
+		goruntime.GC()
+		goruntime.GC()
+		goruntime.ReadMemStats(&before)
+		if err := d.Launch(f, runtime.LaunchConfig{}, a, a, out); err != nil {
+			t.Fatal(err)
+		}
+		goruntime.ReadMemStats(&after)
+		allocated := float64(after.TotalAlloc - before.TotalAlloc)
+		estimate := float64(runtime.CPULaunchStateBytes(f, []int{n, n, n}, blocks))
+		t.Logf("a launch writing %d elements allocated %.0f bytes, %.1f per element; the estimate is %.0f", n,
+			allocated, allocated/float64(n), estimate)
+		if allocated < 0.75*estimate || allocated > 1.25*estimate+64<<10 {
+			t.Errorf("n=%d: the launch allocated %.0f bytes, the device counts %.0f", n, allocated, estimate)
+		}
 	}
 }
 

@@ -17,6 +17,8 @@ type program struct {
 	written      []bool      // per memory: some statement writes it
 	sites        []ir.Pos    // positions of memory accesses, for race reports
 	usesWarps    bool        // the kernel has BlockWarps or WarpLanes
+	// globalAtomics lists the atomic statements on global memory.
+	globalAtomics []globalAtomic
 }
 
 // paramSlot is where a kernel parameter lives: a memory or a uniform slot.

@@ -175,19 +175,21 @@ func (c *compiler) binary(e *ir.Binary, sc *scope) (exprFn, ir.Type) {
 	}
 	if !mayFault {
 		return func(m *machine, out *vec) {
-			var yv vec
+			yv := m.scratch()
 			x(m, out)
-			y(m, &yv)
+			y(m, yv)
 			for l := range out {
 				out[l], _ = fn(out[l], yv[l])
 			}
+			m.release(1)
 		}, rt
 	}
 	pos, op := sc.pos, e.Op
 	return func(m *machine, out *vec) {
-		var yv vec
+		yv := m.scratch()
+		defer m.release(1)
 		x(m, out)
-		y(m, &yv)
+		y(m, yv)
 		for mask := m.mask; mask != 0; mask &= mask - 1 {
 			l := bits.TrailingZeros32(mask)
 			r, f := fn(out[l], yv[l])
@@ -214,13 +216,14 @@ func shortCircuit(x, y exprFn, and bool) exprFn {
 		}
 		saved := m.mask
 		if m.mask = saved & undecided; m.mask != 0 {
-			var yv vec
-			y(m, &yv)
+			yv := m.scratch()
+			y(m, yv)
 			for l := range out {
 				if undecided&(1<<l) != 0 {
 					out[l] = yv[l]
 				}
 			}
+			m.release(1)
 		}
 		m.mask = saved
 	}
@@ -238,8 +241,8 @@ func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
 		return noExpr, ir.NoType
 	}
 	return func(m *machine, out *vec) {
-		var cv, ev vec
-		cond(m, &cv)
+		cv, ev := m.scratch(), m.scratch()
+		cond(m, cv)
 		var holds uint32
 		for l := range cv {
 			holds |= uint32(cv[l]&1) << l
@@ -249,7 +252,7 @@ func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
 			th(m, out)
 		}
 		if m.mask = saved &^ holds; m.mask != 0 {
-			el(m, &ev)
+			el(m, ev)
 			for l := range out {
 				if holds&(1<<l) == 0 {
 					out[l] = ev[l]
@@ -257,6 +260,7 @@ func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
 			}
 		}
 		m.mask = saved
+		m.release(2)
 	}, tt
 }
 
@@ -303,16 +307,7 @@ func (c *compiler) load(e *ir.Load, sc *scope) (exprFn, ir.Type) {
 	site := c.site(pos)
 	return func(m *machine, out *vec) {
 		index(m, out)
-		mem := m.mems[mi]
-		for mask := m.mask; mask != 0; mask &= mask - 1 {
-			l := bits.TrailingZeros32(mask)
-			i, ok := m.index(mem, ti, out[l], pos, "read of")
-			if !ok {
-				return
-			}
-			out[l] = loadBits(mem.data, mem.elem, i)
-			m.track(mem, i, l, readAccess, false, 0, site)
-		}
+		m.loadLanes(m.mems[mi], ti, out, pos, site)
 	}, e.Array.Elem
 }
 

@@ -1,0 +1,220 @@
+package eval
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	goruntime "runtime"
+	"slices"
+	gosync "sync"
+	"sync/atomic"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// run is what the workers of a launch share: the blocks to hand out, the
+// steps counted, where the launch stops and why it was cancelled.
+type run struct {
+	ctx    context.Context
+	done   <-chan struct{}
+	blocks int
+	params []paramValue // the scalar parameters, which every block starts with
+	phase  int          // the first block of the current phase (see words.go)
+	next   atomic.Int64 // the next block to hand out
+	stop   atomic.Int64 // blocks after this one need not run
+	steps  atomic.Int64
+
+	mu     gosync.Mutex
+	cancel error
+}
+
+// paramValue is a scalar parameter in its uniform slot.
+type paramValue struct {
+	slot int
+	bits uint64
+}
+
+func newRun(ctx context.Context, blocks int) *run {
+	r := &run{ctx: ctx, blocks: blocks}
+	if ctx != nil {
+		r.done = ctx.Done()
+	}
+	r.stop.Store(math.MaxInt64)
+	return r
+}
+
+// stopAfter stops the launch after block b: the blocks before it (and b)
+// decide what is reported.
+func (r *run) stopAfter(b int) {
+	for {
+		cur := r.stop.Load()
+		if int64(b) >= cur || r.stop.CompareAndSwap(cur, int64(b)) {
+			return
+		}
+	}
+}
+
+// last returns the last block that needs to run.
+func (r *run) last() int { return int(r.stop.Load()) }
+
+// cancelled reports whether the launch's context is done, noting the
+// first time where the launch stopped (before or in a block).
+func (r *run) cancelled(kernel, where string, block, blocks int) bool {
+	if r.done == nil {
+		return false
+	}
+	select {
+	case <-r.done:
+	default:
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cancel == nil {
+		r.cancel = fmt.Errorf("kernel %s cancelled %s block %d of %d: %w", kernel, where, block, blocks, r.ctx.Err())
+	}
+	return true
+}
+
+// maxChunk is the most blocks a worker takes at once.
+const maxChunk = 64
+
+// launch runs the blocks on as many workers as GOMAXPROCS allows and
+// returns what they found, in the order of the blocks.
+func (m *machine) launch() error {
+	workers := []*machine{m}
+	n := min(goruntime.GOMAXPROCS(0), m.blocks)
+	if m.inOrder() {
+		n = 1
+	}
+	for len(workers) < n {
+		workers = append(workers, m.worker())
+	}
+	if len(m.tracked) > 0 {
+		for _, w := range workers {
+			w.intervals = newIntervalTable(m.globalCells)
+			defer w.intervals.release()
+		}
+	}
+	chunk := max(1, min(maxChunk, m.blocks/(len(workers)*maxChunk)))
+	for phase := 0; phase < m.blocks; phase += phaseBlocks {
+		end := min(m.blocks, phase+phaseBlocks)
+		m.run.phase = phase
+		m.run.next.Store(int64(phase))
+		var wg gosync.WaitGroup
+		for _, w := range workers[1:] {
+			wg.Go(func() { w.work(end, chunk) })
+		}
+		m.work(end, chunk)
+		wg.Wait()
+		if end == m.blocks || m.run.last() < end || m.run.cancel != nil {
+			break
+		}
+		for _, r := range m.tracked {
+			r.shadow.endPhase()
+		}
+	}
+	return m.run.result(workers)
+}
+
+// inOrder reports whether the launch's blocks must run one after the other,
+// in order, for its result not to depend on the order they run in: when an
+// atomic's effect depends on the order (see familyOf), or atomics of two
+// families update one region.
+func (m *machine) inOrder() bool {
+	families := map[*region]atomicFamily{}
+	for _, a := range m.prog.globalAtomics {
+		if a.family == orderDependent {
+			return true
+		}
+		r := m.mems[a.memory].region
+		if f, ok := families[r]; ok && f != a.family {
+			return true
+		}
+		families[r] = a.family
+	}
+	return false
+}
+
+// worker returns a machine for another worker of m's launch: the same
+// global memory, its own shared memory.
+func (m *machine) worker() *machine {
+	w := newMachine(m.prog, m.blocks, m.threads)
+	w.run, w.tracked, w.globalCells = m.run, m.tracked, m.globalCells
+	w.mems = slices.Clone(m.mems)
+	var shared []*memory
+	for i, a := range m.prog.arrays {
+		if a.Space == ir.Shared {
+			w.mems[i] = &memory{array: a, slot: int32(i), elem: a.Elem.Size(), n: a.Size}
+			shared = append(shared, w.mems[i])
+		}
+	}
+	if err := w.layoutShared(shared); err != nil {
+		panic(err) // m's layout of the same arrays succeeded
+	}
+	return w
+}
+
+// work runs blocks below end, taking chunk blocks at a time, until none
+// are left or the launch stops.
+func (m *machine) work(end, chunk int) {
+	for !m.stop {
+		first := int(m.run.next.Add(int64(chunk))) - chunk
+		if first >= end {
+			return
+		}
+		for b := first; b < min(first+chunk, end) && !m.stop; b++ {
+			if b > m.run.last() || m.run.cancelled(m.prog.kernel.Name, "before", b, m.blocks) {
+				return
+			}
+			m.runBlock(b)
+		}
+	}
+}
+
+// runBlock runs the kernel body for block b.
+func (m *machine) runBlock(b int) {
+	m.block, m.warpBase, m.mask, m.seq = b, 0, 1, 0
+	clear(m.uniformDef)
+	for _, p := range m.run.params {
+		m.uniform[p.slot], m.uniformDef[p.slot] = p.bits, true
+	}
+	clear(m.smem)
+	m.nextBody()
+	m.nextEpoch()
+	m.prog.body(m)
+}
+
+// result returns the problems the workers found, as a run of the blocks in
+// order would have reported them: each position and kind once, none after
+// the first fatal problem, at most maxErrors; then the cancellation.
+func (r *run) result(workers []*machine) error {
+	var all []finding
+	stop := never
+	for _, w := range workers {
+		all = append(all, w.findings...)
+		if w.fatalAt.before(stop) {
+			stop = w.fatalAt
+		}
+	}
+	slices.SortFunc(all, func(a, b finding) int {
+		return cmp.Or(cmp.Compare(a.at.block, b.at.block), cmp.Compare(a.at.seq, b.at.seq))
+	})
+	var errs []error
+	seen := map[string]bool{}
+	for _, f := range all {
+		if stop.before(f.at) || len(errs) == maxErrors {
+			break
+		}
+		if !seen[f.key] {
+			seen[f.key] = true
+			errs = append(errs, f.err)
+		}
+	}
+	if r.cancel != nil {
+		errs = append(errs, r.cancel)
+	}
+	return errors.Join(errs...)
+}
