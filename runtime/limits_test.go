@@ -242,3 +242,37 @@ func TestCPULaunchCancellation(t *testing.T) {
 		t.Errorf("launch with a live context computed %v", got)
 	}
 }
+
+// longLoop is one block whose thread 0 counts to 2^27 in a loop.
+func longLoop() *ir.Kernel {
+	out := global("out", ir.Uint32, ir.Output)
+	i, j := &ir.Var{Name: "i", T: ir.Uint32}, &ir.Var{Name: "j", T: ir.Uint32}
+	return &ir.Kernel{
+		Name:    "long_loop",
+		Threads: 32,
+		Params:  []ir.Param{{Array: out}},
+		Body: []ir.Stmt{&ir.ForAll{Kind: ir.GridThreads, Var: i, Count: u32(1), Body: []ir.Stmt{
+			&ir.For{Var: j, Count: u32(1 << 27), Body: []ir.Stmt{&ir.Store{Array: out, Index: u32(0), Value: j}}}}}},
+		Blocks: u32(1),
+	}
+}
+
+// TestCPULaunchCancellationInsideABlock: the context also ends a launch
+// whose one block runs for long.
+func TestCPULaunchCancellationInsideABlock(t *testing.T) {
+	d := runtime.CPU()
+	f := must(d.Load(longLoop()))(t)
+	out := must(runtime.Alloc[uint32](d, 1))(t)
+	ctx, stop := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer stop()
+	start := time.Now()
+	err := d.Launch(f, runtime.LaunchConfig{Context: ctx}, out)
+	took := time.Since(start)
+	t.Logf("cancelled after %v: %v", took, err)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "long_loop cancelled in block 0") {
+		t.Errorf("launch past its deadline: %v, want an error wrapping context.DeadlineExceeded", err)
+	}
+	if took > 5*time.Second {
+		t.Errorf("the launch stopped %v after its deadline of 100ms", took)
+	}
+}

@@ -185,6 +185,9 @@ func (m *machine) runBlock(b int) {
 	m.nextBody()
 	m.nextEpoch()
 	m.prog.body(m)
+	if m.scratchTop != 0 {
+		panic(fmt.Sprintf("%d intermediate values left on the stack after block %d", m.scratchTop, b))
+	}
 }
 
 // result returns the problems the workers found, as a run of the blocks in

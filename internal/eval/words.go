@@ -34,13 +34,16 @@ const (
 	ownerBits    = 24
 	ownerMask    = 1<<ownerBits - 1
 	earlierOwner = ownerMask
-	phaseBlocks  = earlierOwner - 1
 	mixedBit     = 1 << ownerBits
 	ownerShift   = ownerBits + 1
 	othersShift  = ownerBits + 4
 	lockBit      = 1 << 31
 	kindMask     = 7
 )
+
+// phaseBlocks is the number of blocks of a phase, a variable so that tests
+// can lower it.
+var phaseBlocks = earlierOwner - 1
 
 // kindBit is the bit of kind k in a field of kinds.
 func kindBit(k accessKind) uint32 { return 1 << k }
