@@ -62,7 +62,7 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 					case s.epoch != a.blockEpoch:
 						s.first(&a) // nothing to race with
 						continue
-					case s.sets[writeAccess].warp == 0:
+					case s.sets[writeAccess].who == 0:
 						s.sets[readAccess].add(&a) // reads race with writes only
 						continue
 					}
@@ -110,6 +110,10 @@ func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bo
 			}
 			if s.epoch != a.blockEpoch {
 				s.first(&a)
+				continue
+			}
+			if s.alone(&a) {
+				s.note(&a)
 				continue
 			}
 		}
@@ -164,9 +168,11 @@ func (m *machine) global(mem *memory, i int, a *access, fn atomicFn, operand, co
 	case atomicAccess:
 		storeBits(mem.data, mem.elem, i, fn(old, operand, compare))
 	}
-	v, c, race := betweenBlocks(v, uint32(m.block-m.run.phase)+1, a, old)
-	unlock(w, v)
-	if rec, fresh := m.intervals.at(r.base + uint64(cell)); fresh {
+	nv, c, race := betweenBlocks(v, uint32(m.block-m.run.phase)+1, a, old)
+	unlock(w, nv)
+	if v&ownerMask == 0 {
+		m.intervals.first(r.base+uint64(cell), a)
+	} else if rec, fresh := m.intervals.lookUp(r.base + uint64(cell)); fresh {
 		rec.first(a)
 	} else if cb, raceInBlock := rec.record(a, false); raceInBlock && !race {
 		c, race = cb, true
@@ -205,7 +211,7 @@ func (m *machine) globalWide(mem *memory, i int, a *access, fn atomicFn, operand
 		}
 	}
 	for k := range mem.cells {
-		rec, fresh := m.intervals.at(r.base + uint64(first+k))
+		rec, fresh := m.intervals.lookUp(r.base + uint64(first+k))
 		if fresh {
 			rec.first(a)
 		} else if ck, race := rec.record(a, false); race && raceCell < 0 {

@@ -13,13 +13,26 @@ import (
 // touches are mostly near each other), or, when another cell of the
 // interval holds that, in an open-addressing hash table. Both grow with the
 // cells one interval touches, not with the arrays.
+//
+// The first access of any block to a cell needs no look-up: it is kept in
+// a list, firsts, until the interval looks a cell up, which first moves
+// the list into the tables. A block that writes each of its cells once
+// never looks one up.
 type intervalTable struct {
-	epoch  uint32 // the interval of the live entries
-	direct []intervalEntry
-	dmask  uint64
-	live   int // live entries of others
-	shift  uint
-	others []intervalEntry
+	epoch   uint32 // the interval of the live entries
+	direct  []intervalEntry
+	dmask   uint64
+	live    int // live entries of others
+	shift   uint
+	others  []intervalEntry
+	firsts  []firstAccess
+	indexed bool // firsts are in the tables
+}
+
+// firstAccess is the first access of the launch to a cell.
+type firstAccess struct {
+	cell uint64
+	a    access
 }
 
 type intervalEntry struct {
@@ -75,15 +88,38 @@ func (t *intervalTable) release() {
 // enter makes epoch the current interval; entries of others are empty.
 func (t *intervalTable) enter(epoch uint32) {
 	if t.epoch != epoch {
-		t.epoch, t.live = epoch, 0
+		t.epoch, t.live, t.firsts, t.indexed = epoch, 0, t.firsts[:0], false
 	}
+}
+
+// first records a, the first access of the launch to cell.
+func (t *intervalTable) first(cell uint64, a *access) {
+	if t.indexed {
+		rec, _ := t.at(cell)
+		rec.first(a)
+		return
+	}
+	t.firsts = append(t.firsts, firstAccess{cell, *a})
+}
+
+// lookUp returns the record of cell in the current interval, as at does,
+// after moving the first accesses into the tables.
+func (t *intervalTable) lookUp(cell uint64) (rec *cellRecord, fresh bool) {
+	if !t.indexed {
+		for i := range t.firsts {
+			r, _ := t.at(t.firsts[i].cell)
+			r.first(&t.firsts[i].a)
+		}
+		t.firsts, t.indexed = t.firsts[:0], true
+	}
+	return t.at(cell)
 }
 
 // reset forgets every entry, for when the epoch counter wraps around.
 func (t *intervalTable) reset() {
 	clear(t.direct)
 	clear(t.others)
-	t.live = 0
+	t.live, t.firsts, t.indexed = 0, t.firsts[:0], false
 }
 
 // at returns the record of cell in the current interval, and fresh true

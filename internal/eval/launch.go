@@ -105,7 +105,7 @@ func (m *machine) bind(args []Arg) error {
 					i, arr.Name, k.Name, a.Buffer.Len())
 			}
 			n := a.Buffer.Len()
-			m.mems[slot.memory] = &memory{array: arr, slot: int32(slot.memory), elem: arr.Elem.Size(),
+			m.mems[slot.memory] = &memory{array: arr, slot: int16(slot.memory), elem: arr.Elem.Size(),
 				data: a.Buffer.Data[:n*arr.Elem.Size()], n: n}
 			continue
 		}
@@ -126,7 +126,7 @@ func (m *machine) bind(args []Arg) error {
 		if arr.Size < 0 || !arr.Elem.Valid() {
 			return ir.Errorf(arr.Pos, "shared array %s of %d elements of %v", arr.Name, arr.Size, arr.Elem)
 		}
-		m.mems[i] = &memory{array: arr, slot: int32(i), elem: arr.Elem.Size(), n: arr.Size}
+		m.mems[i] = &memory{array: arr, slot: int16(i), elem: arr.Elem.Size(), n: arr.Size}
 		shared = append(shared, m.mems[i])
 	}
 	m.groupGlobals(globals)

@@ -44,7 +44,7 @@ const stepBatch = 256
 // (see memory.go), whose cells race detection works on.
 type memory struct {
 	array  *ir.Array
-	slot   int32 // index in machine.mems
+	slot   int16 // index in machine.mems
 	elem   int   // element size in bytes
 	data   []byte
 	n      int
@@ -240,10 +240,10 @@ func (m *machine) reportRace(mem *memory, i, cell int, a *access, c conflict) {
 	switch {
 	case c.otherBlocks:
 		other = fmt.Sprintf("a %s by another block (blocks are not ordered within a launch)", c.kind)
-	case c.set.thread == severalThreads || c.set.warp == severalWarps:
+	case c.set.thread() < 0:
 		other = fmt.Sprintf("%ss%s by other threads (one at %s)", c.kind, through, m.prog.sites[c.set.site])
 	default:
-		other = fmt.Sprintf("a %s%s by thread %d at %s", c.kind, through, c.set.thread, m.prog.sites[c.set.site])
+		other = fmt.Sprintf("a %s%s by thread %d at %s", c.kind, through, c.set.thread(), m.prog.sites[c.set.site])
 	}
 	m.report(false, m.prog.sites[a.site], "race", "data race on %s[%d]: %s and %s, with no barrier between them%s",
 		mem.array.Name, i, here, other, note)

@@ -33,7 +33,7 @@ type access struct {
 	kind       accessKind
 	sameValue  bool   // a plain write that many threads may do with one value
 	value      uint64 // the value written
-	mem        int32  // the memory (index in machine.mems) accessed through
+	mem        int16  // the memory (index in machine.mems) accessed through
 	body       uint32 // for shared memory, the block body's generation
 	thread     int
 	warp       int
@@ -45,41 +45,51 @@ type access struct {
 // accessSet summarises the accesses of one kind to one address in the
 // current barrier epoch of the current block. The zero value is empty.
 type accessSet struct {
-	warp      int16  // warp+1 of the accesses; 0: none; severalWarps
-	thread    int16  // thread of the accesses in the latest warp epoch, or severalThreads
+	// who is 0 for none, thread+1 for one thread (in the latest warp
+	// epoch), -(warp+1) for several threads of one warp, or severalWarps.
+	who       int16
+	mem       int16  // the memory a node that made one of the accesses went through
 	warpEpoch uint32 // latest warp epoch of the accesses (one warp only)
-	site      int32  // a node that made one of the accesses
-	mem       int32  // the memory that access went through
+	site      int32  // that node
 }
 
-const (
-	severalWarps   = -1
-	severalThreads = -1
-)
+// severalWarps is accessSet.who for accesses of several warps.
+const severalWarps = -warpSize - 1
+
+// warp returns the warp of the accesses of a set of one warp.
+func (s *accessSet) warp() int {
+	if s.who > 0 {
+		return int(s.who-1) / warpSize
+	}
+	return int(-s.who - 1)
+}
+
+// thread returns the thread of the accesses, -1 for several threads.
+func (s *accessSet) thread() int { return max(int(s.who)-1, -1) }
 
 // conflicts reports whether some access of the set is by another thread
 // and not ordered before a by a barrier.
 func (s *accessSet) conflicts(a *access) bool {
 	switch {
-	case s.warp == 0:
+	case s.who == 0:
 		return false
-	case s.warp == severalWarps || int(s.warp) != a.warp+1:
+	case s.who == severalWarps || s.warp() != a.warp:
 		return true
 	}
-	return s.warpEpoch == a.warpEpoch && int(s.thread) != a.thread
+	return s.warpEpoch == a.warpEpoch && int(s.who) != a.thread+1
 }
 
 func (s *accessSet) add(a *access) {
 	switch {
-	case s.warp == 0:
-		*s = accessSet{warp: int16(a.warp + 1), thread: int16(a.thread), warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
-	case s.warp == severalWarps:
-	case int(s.warp) != a.warp+1:
-		s.warp = severalWarps
+	case s.who == 0:
+		*s = accessSet{who: int16(a.thread + 1), warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
+	case s.who == severalWarps:
+	case s.warp() != a.warp:
+		s.who = severalWarps
 	case s.warpEpoch != a.warpEpoch:
-		s.warpEpoch, s.thread, s.site, s.mem = a.warpEpoch, int16(a.thread), a.site, a.mem
-	case int(s.thread) != a.thread:
-		s.thread = severalThreads
+		s.warpEpoch, s.who, s.site, s.mem = a.warpEpoch, int16(a.thread+1), a.site, a.mem
+	case int(s.who) != a.thread+1:
+		s.who = int16(-a.warp - 1)
 	}
 }
 
@@ -95,9 +105,9 @@ const (
 type cellRecord struct {
 	epoch  uint32       // block epoch of the sets below
 	body   uint32       // shared memory: the block body of written and writer
-	sets   [3]accessSet // the accesses of the epoch, by kind (plain writes: writeAccess)
 	value  uint64       // the value of the latest SameValue write of the epoch
-	writer int32        // the memory the latest write or atomic of the block body went through
+	sets   [3]accessSet // the accesses of the epoch, by kind (plain writes: writeAccess)
+	writer int16        // the memory the latest write or atomic of the block body went through
 	flags  uint8
 }
 
@@ -126,11 +136,28 @@ func (s *cellRecord) record(a *access, perBody bool) (c conflict, race bool) {
 		earlier := *c.set // as it was before a joins it
 		c.set = &earlier
 	}
+	s.note(a)
+	return c, race
+}
+
+// alone reports whether the accesses of the epoch are all by a's thread in
+// a's warp epoch, so that a races with none of them.
+func (s *cellRecord) alone(a *access) bool {
+	for k := range s.sets {
+		if set := &s.sets[k]; set.who != 0 && (int(set.who) != a.thread+1 || set.warpEpoch != a.warpEpoch) {
+			return false
+		}
+	}
+	return true
+}
+
+// note records a, an access of the record's epoch.
+func (s *cellRecord) note(a *access) {
 	if a.kind == writeAccess {
 		switch {
 		case !a.sameValue:
 			s.flags |= epochMixed
-		case s.value != a.value && s.sets[writeAccess].warp != 0:
+		case s.value != a.value && s.sets[writeAccess].who != 0:
 			s.flags |= epochMixed
 		}
 		if a.sameValue {
@@ -142,15 +169,13 @@ func (s *cellRecord) record(a *access, perBody bool) (c conflict, race bool) {
 		s.writer = a.mem
 	}
 	s.sets[a.kind].add(a)
-	return c, race
 }
 
 // first records a as the first access of its epoch.
 func (s *cellRecord) first(a *access) {
 	s.epoch = a.blockEpoch
 	s.sets = [3]accessSet{}
-	s.sets[a.kind] = accessSet{warp: int16(a.warp + 1), thread: int16(a.thread), warpEpoch: a.warpEpoch, site: a.site,
-		mem: a.mem}
+	s.sets[a.kind] = accessSet{who: int16(a.thread + 1), warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
 	s.flags &^= epochMixed
 	switch a.kind {
 	case writeAccess:

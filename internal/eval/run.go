@@ -147,7 +147,7 @@ func (m *machine) worker() *machine {
 	var shared []*memory
 	for i, a := range m.prog.arrays {
 		if a.Space == ir.Shared {
-			w.mems[i] = &memory{array: a, slot: int32(i), elem: a.Elem.Size(), n: a.Size}
+			w.mems[i] = &memory{array: a, slot: int16(i), elem: a.Elem.Size(), n: a.Size}
 			shared = append(shared, w.mems[i])
 		}
 	}
