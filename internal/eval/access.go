@@ -34,6 +34,8 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 	switch {
 	case r != nil && r.shadow != nil:
 		a := m.warpAccess(mem, readAccess, false, site)
+		var h heldLock
+		defer h.free()
 		for mask := m.mask; mask != 0; mask &= mask - 1 {
 			l := bits.TrailingZeros32(mask)
 			i, ok := inBounds(mem, t, out[l])
@@ -42,7 +44,7 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 				return
 			}
 			a.thread = m.warpBase + l
-			out[l] = m.global(mem, i, &a, nil, 0, 0)
+			out[l] = m.global(&h, mem, i, &a, nil, 0, 0)
 		}
 	case r != nil && r.shared:
 		a := m.warpAccess(mem, readAccess, false, site)
@@ -88,6 +90,8 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bool, pos ir.Pos, site int32) {
 	a := m.warpAccess(mem, writeAccess, sameValue, site)
 	r := mem.region
+	var h heldLock
+	defer h.free()
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
 		l := bits.TrailingZeros32(mask)
 		i, ok := inBounds(mem, t, idx[l])
@@ -97,7 +101,7 @@ func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bo
 		}
 		a.thread, a.value = m.warpBase+l, val[l]
 		if !r.shared {
-			m.global(mem, i, &a, nil, 0, 0)
+			m.global(&h, mem, i, &a, nil, 0, 0)
 			continue
 		}
 		storeBits(mem.data, mem.elem, i, val[l])
@@ -127,6 +131,8 @@ func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bo
 // that made their access.
 func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, fn atomicFn, pos ir.Pos, site int32) uint32 {
 	a := m.warpAccess(mem, atomicAccess, false, site)
+	var h heldLock
+	defer h.free()
 	done := uint32(0)
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
 		l := bits.TrailingZeros32(mask)
@@ -141,7 +147,7 @@ func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, f
 			storeBits(mem.data, mem.elem, i, fn(old[l], val[l], cmp[l]))
 			m.sharedAccess(mem, i, &a)
 		} else {
-			old[l] = m.global(mem, i, &a, fn, val[l], cmp[l])
+			old[l] = m.global(&h, mem, i, &a, fn, val[l], cmp[l])
 		}
 		done |= 1 << l
 	}
@@ -150,17 +156,17 @@ func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, f
 
 // global makes access a to element i of global memory mem, which some
 // statement of the launch writes (an atomic applies fn to operand and
-// compare), while it holds the words of the element's cells, and checks it
+// compare), while h holds the lock of the element's cells, and checks it
 // against the other blocks' accesses and the block's own. It returns the
 // element's value before the access.
-func (m *machine) global(mem *memory, i int, a *access, fn atomicFn, operand, compare uint64) uint64 {
+func (m *machine) global(h *heldLock, mem *memory, i int, a *access, fn atomicFn, operand, compare uint64) uint64 {
 	if mem.cells > 1 {
-		return m.globalWide(mem, i, a, fn, operand, compare)
+		return m.globalWide(h, mem, i, a, fn, operand, compare)
 	}
 	r := mem.region
 	cell := mem.cell + i
-	w := r.shadow.word(cell)
-	v := lock(w)
+	w, l := r.shadow.at(cell)
+	h.take(l)
 	old := loadBits(mem.data, mem.elem, i)
 	switch a.kind {
 	case writeAccess:
@@ -168,8 +174,9 @@ func (m *machine) global(mem *memory, i int, a *access, fn atomicFn, operand, co
 	case atomicAccess:
 		storeBits(mem.data, mem.elem, i, fn(old, operand, compare))
 	}
+	v := *w
 	nv, c, race := betweenBlocks(v, uint32(m.block-m.run.phase)+1, a, old)
-	unlock(w, nv)
+	*w = nv
 	if v&ownerMask == 0 {
 		m.intervals.first(r.base+uint64(cell), a)
 	} else if rec, fresh := m.intervals.lookUp(r.base + uint64(cell)); fresh {
@@ -183,16 +190,24 @@ func (m *machine) global(mem *memory, i int, a *access, fn atomicFn, operand, co
 	return old
 }
 
-// globalWide is global for an element of several cells, which it holds
-// at once, locking them in order.
-func (m *machine) globalWide(mem *memory, i int, a *access, fn atomicFn, operand, compare uint64) uint64 {
+// globalWide is global for an element of several cells, which may lie in
+// two groups: it takes their locks in order.
+func (m *machine) globalWide(h *heldLock, mem *memory, i int, a *access, fn atomicFn, operand, compare uint64) uint64 {
+	h.free()
 	r := mem.region
 	first := mem.cell + i*mem.cells
+	// An element is at most 8 cells, so its cells lie in at most two
+	// groups, taken in order.
 	var words [8]*uint32
-	var values [8]uint32
+	var held [2]heldLock
 	for k := range mem.cells {
-		words[k] = r.shadow.word(first + k)
-		values[k] = lock(words[k])
+		var l *uint32
+		words[k], l = r.shadow.at(first + k)
+		if held[0].lock == nil {
+			held[0].take(l)
+		} else if held[0].lock != l {
+			held[1].take(l)
+		}
 	}
 	old := loadBits(mem.data, mem.elem, i)
 	switch a.kind {
@@ -204,11 +219,14 @@ func (m *machine) globalWide(mem *memory, i int, a *access, fn atomicFn, operand
 	var c conflict
 	raceCell := -1
 	for k := range mem.cells {
-		v, ck, race := betweenBlocks(values[k], uint32(m.block-m.run.phase)+1, a, old)
-		unlock(words[k], v)
+		v, ck, race := betweenBlocks(*words[k], uint32(m.block-m.run.phase)+1, a, old)
+		*words[k] = v
 		if race && raceCell < 0 {
 			c, raceCell = ck, first+k
 		}
+	}
+	for k := range held {
+		held[k].free()
 	}
 	for k := range mem.cells {
 		rec, fresh := m.intervals.lookUp(r.base + uint64(first+k))

@@ -15,9 +15,12 @@ import (
 // write, a plain write with another block's access of any kind, except
 // that SameValue writes of one value do not conflict with each other.
 // Which of the two accesses is reported depends on the order the blocks
-// ran in. A word is also the lock of its cell: the access to the cell's
-// bytes happens while it is held, so that atomics are atomic and a read
-// sees a whole value.
+// ran in.
+//
+// Each group of 1<<lockBits cells has a lock, held while an access reads and
+// writes a cell's word and bytes, so that atomics are atomic, a read sees
+// a whole value, and the workers are race-free. The accesses of a warp to
+// neighbouring cells take the lock once.
 //
 // The word's bits:
 //
@@ -25,7 +28,6 @@ import (
 //	24     mixed: the plain writes so far were not all SameValue writes of one value
 //	25-27  kinds of access of the owner (1 << accessKind)
 //	28-30  kinds of access of other blocks
-//	31     locked
 //
 // A launch of more blocks than the owner field holds runs in phases of
 // phaseBlocks blocks; between phases every owner becomes earlierOwner, a
@@ -37,7 +39,6 @@ const (
 	mixedBit     = 1 << ownerBits
 	ownerShift   = ownerBits + 1
 	othersShift  = ownerBits + 4
-	lockBit      = 1 << 31
 	kindMask     = 7
 )
 
@@ -48,28 +49,35 @@ var phaseBlocks = earlierOwner - 1
 // kindBit is the bit of kind k in a field of kinds.
 func kindBit(k accessKind) uint32 { return 1 << k }
 
-// wordPageBits sets the size of the pages of blockWords.
-const wordPageBits = 12
+// A group of 1<<lockBits cells shares a lock; a page of blockWords holds
+// 1<<wordPageBits cells.
+const (
+	lockBits     = 4
+	wordPageBits = 12
+)
 
-// wordPage is a page of words of blockWords.
-type wordPage [1 << wordPageBits]uint32
+// wordPage is a page of blockWords.
+type wordPage struct {
+	words [1 << wordPageBits]uint32
+	locks [1 << (wordPageBits - lockBits)]uint32
+}
 
 // wordPages keeps released pages, zeroed, for the next launches, so that a
 // pipeline of launches does not leave a new region's words to the garbage
 // collector every time.
 var wordPages = gosync.Pool{New: func() any { return new(wordPage) }}
 
-// blockWords is the words of the cells of a global region: those of a
-// region of at most a page, or pages allocated as they are touched, from
-// any of the launch's workers.
+// blockWords is the words and locks of the cells of a global region: those
+// of a region of at most a page, or pages allocated as they are touched,
+// from any of the launch's workers.
 type blockWords struct {
-	small []uint32
-	pages []atomic.Pointer[wordPage]
+	small, smallLocks []uint32
+	pages             []atomic.Pointer[wordPage]
 }
 
 func newBlockWords(cells int) *blockWords {
 	if cells <= 1<<wordPageBits {
-		return &blockWords{small: make([]uint32, cells)}
+		return &blockWords{small: make([]uint32, cells), smallLocks: make([]uint32, (cells>>lockBits)+1)}
 	}
 	return &blockWords{pages: make([]atomic.Pointer[wordPage], (cells>>wordPageBits)+1)}
 }
@@ -77,15 +85,15 @@ func newBlockWords(cells int) *blockWords {
 // wordsBytes is the size of the words of a region of cells cells.
 func wordsBytes(cells int64) int64 {
 	if cells <= 1<<wordPageBits {
-		return 4 * cells
+		return 4 * (cells + cells>>lockBits + 1)
 	}
 	return (cells + 1<<wordPageBits - 1) >> wordPageBits * int64(unsafe.Sizeof(wordPage{}))
 }
 
-// word returns the word of cell.
-func (bw *blockWords) word(cell int) *uint32 {
+// at returns the word of cell and the lock of its group.
+func (bw *blockWords) at(cell int) (word, lock *uint32) {
 	if bw.small != nil {
-		return &bw.small[cell]
+		return &bw.small[cell], &bw.smallLocks[cell>>lockBits]
 	}
 	slot := &bw.pages[cell>>wordPageBits]
 	p := slot.Load()
@@ -96,31 +104,44 @@ func (bw *blockWords) word(cell int) *uint32 {
 			p = slot.Load()
 		}
 	}
-	return &p[cell&(1<<wordPageBits-1)]
+	i := cell & (1<<wordPageBits - 1)
+	return &p.words[i], &p.locks[i>>lockBits]
 }
 
-// lock waits for the cell's word to be free, takes it and returns its
-// value.
-func lock(w *uint32) uint32 {
-	for spins := 0; ; spins++ {
-		if v := atomic.LoadUint32(w); v&lockBit == 0 && atomic.CompareAndSwapUint32(w, v, v|lockBit) {
-			return v
-		}
+// heldLock is the lock of a group of cells that a warp's accesses hold:
+// one at a time, so that workers never wait for one another in a cycle.
+type heldLock struct {
+	lock *uint32 // nil: none held
+}
+
+// take holds lock l, freeing the one held before unless it is l.
+func (h *heldLock) take(l *uint32) {
+	if h.lock == l {
+		return
+	}
+	h.free()
+	for spins := 0; !atomic.CompareAndSwapUint32(l, 0, 1); spins++ {
 		if spins%64 == 63 {
 			goruntime.Gosched()
 		}
 	}
+	h.lock = l
 }
 
-// unlock stores v in a word taken by lock, freeing it.
-func unlock(w *uint32, v uint32) { atomic.StoreUint32(w, v&^lockBit) }
+// free gives the held lock back.
+func (h *heldLock) free() {
+	if h.lock != nil {
+		atomic.StoreUint32(h.lock, 0)
+		h.lock = nil
+	}
+}
 
 // endPhase makes every owner an earlierOwner. No block may be running.
 func (bw *blockWords) endPhase() {
 	endPhase(bw.small)
 	for i := range bw.pages {
 		if p := bw.pages[i].Load(); p != nil {
-			endPhase(p[:])
+			endPhase(p.words[:])
 		}
 	}
 }
@@ -137,7 +158,7 @@ func endPhase(words []uint32) {
 func (bw *blockWords) release() {
 	for i := range bw.pages {
 		if p := bw.pages[i].Swap(nil); p != nil {
-			clear(p[:])
+			*p = wordPage{}
 			wordPages.Put(p)
 		}
 	}
