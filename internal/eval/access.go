@@ -23,7 +23,7 @@ func inBounds(mem *memory, t ir.Type, x uint64) (int, bool) {
 // current warp have in common; the thread (and value) are each lane's.
 func (m *machine) warpAccess(mem *memory, kind accessKind, sameValue bool, site int32) access {
 	w := m.warpBase / warpSize
-	return access{kind: kind, sameValue: sameValue, mem: mem.slot, body: m.body, warp: w,
+	return access{kind: kind, sameValue: sameValue, mem: mem.slot, body: m.body, warp: int16(w),
 		blockEpoch: m.blockEpoch, warpEpoch: m.warpEpoch[w], site: site}
 }
 
@@ -43,7 +43,7 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 				m.outOfBounds(mem, t, out[l], pos, "read of")
 				return
 			}
-			a.thread = m.warpBase + l
+			a.thread = int16(m.warpBase + l)
 			out[l] = m.global(&h, mem, i, &a, nil, 0, 0)
 		}
 	case r != nil && r.shared:
@@ -56,7 +56,7 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 				return
 			}
 			out[l] = loadBits(mem.data, mem.elem, i)
-			a.thread = m.warpBase + l
+			a.thread = int16(m.warpBase + l)
 			if mem.cells == 1 {
 				s := r.records.at(mem.cell + i)
 				if s.body == a.body && s.flags&written != 0 && s.writer == a.mem {
@@ -99,7 +99,7 @@ func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bo
 			m.outOfBounds(mem, t, idx[l], pos, "write to")
 			return
 		}
-		a.thread, a.value = m.warpBase+l, val[l]
+		a.thread, a.value = int16(m.warpBase+l), val[l]
 		if !r.shared {
 			m.global(&h, mem, i, &a, nil, 0, 0)
 			continue
@@ -141,7 +141,7 @@ func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, f
 			m.outOfBounds(mem, t, idx[l], pos, "atomic on")
 			break
 		}
-		a.thread = m.warpBase + l
+		a.thread = int16(m.warpBase + l)
 		if mem.region.shared {
 			old[l] = loadBits(mem.data, mem.elem, i)
 			storeBits(mem.data, mem.elem, i, fn(old[l], val[l], cmp[l]))

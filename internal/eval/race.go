@@ -30,16 +30,16 @@ func (k accessKind) String() string {
 // access is one access of one thread to one address, with the barrier
 // epochs of that thread.
 type access struct {
-	kind       accessKind
-	sameValue  bool   // a plain write that many threads may do with one value
 	value      uint64 // the value written
-	mem        int16  // the memory (index in machine.mems) accessed through
-	body       uint32 // for shared memory, the block body's generation
-	thread     int
-	warp       int
 	blockEpoch uint32
 	warpEpoch  uint32
-	site       int32 // index of the accessing node's position
+	site       int32  // index of the accessing node's position
+	body       uint32 // for shared memory, the block body's generation
+	thread     int16
+	warp       int16
+	mem        int16 // the memory (index in machine.mems) accessed through
+	kind       accessKind
+	sameValue  bool // a plain write that many threads may do with one value
 }
 
 // accessSet summarises the accesses of one kind to one address in the
@@ -73,23 +73,23 @@ func (s *accessSet) conflicts(a *access) bool {
 	switch {
 	case s.who == 0:
 		return false
-	case s.who == severalWarps || s.warp() != a.warp:
+	case s.who == severalWarps || s.warp() != int(a.warp):
 		return true
 	}
-	return s.warpEpoch == a.warpEpoch && int(s.who) != a.thread+1
+	return s.warpEpoch == a.warpEpoch && s.who != a.thread+1
 }
 
 func (s *accessSet) add(a *access) {
 	switch {
 	case s.who == 0:
-		*s = accessSet{who: int16(a.thread + 1), warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
+		*s = accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
 	case s.who == severalWarps:
-	case s.warp() != a.warp:
+	case s.warp() != int(a.warp):
 		s.who = severalWarps
 	case s.warpEpoch != a.warpEpoch:
-		s.warpEpoch, s.who, s.site, s.mem = a.warpEpoch, int16(a.thread+1), a.site, a.mem
-	case int(s.who) != a.thread+1:
-		s.who = int16(-a.warp - 1)
+		s.warpEpoch, s.who, s.site, s.mem = a.warpEpoch, a.thread+1, a.site, a.mem
+	case s.who != a.thread+1:
+		s.who = -a.warp - 1
 	}
 }
 
@@ -144,7 +144,7 @@ func (s *cellRecord) record(a *access, perBody bool) (c conflict, race bool) {
 // a's warp epoch, so that a races with none of them.
 func (s *cellRecord) alone(a *access) bool {
 	for k := range s.sets {
-		if set := &s.sets[k]; set.who != 0 && (int(set.who) != a.thread+1 || set.warpEpoch != a.warpEpoch) {
+		if set := &s.sets[k]; set.who != 0 && (set.who != a.thread+1 || set.warpEpoch != a.warpEpoch) {
 			return false
 		}
 	}
@@ -175,7 +175,7 @@ func (s *cellRecord) note(a *access) {
 func (s *cellRecord) first(a *access) {
 	s.epoch = a.blockEpoch
 	s.sets = [3]accessSet{}
-	s.sets[a.kind] = accessSet{who: int16(a.thread + 1), warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
+	s.sets[a.kind] = accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
 	s.flags &^= epochMixed
 	switch a.kind {
 	case writeAccess:
