@@ -117,7 +117,15 @@ func TestCPUDeviceFigures(t *testing.T) {
 		}
 		usage := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 		cpu := time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
+		rss := usage.Maxrss >> 10 // Linux counts kilobytes
 		t.Logf("%s: %v (GOMAXPROCS %d); process: %v of CPU, peak RSS %d MB", name, time.Duration(ns),
-			goruntime.GOMAXPROCS(0), cpu.Round(time.Millisecond), usage.Maxrss>>10)
+			goruntime.GOMAXPROCS(0), cpu.Round(time.Millisecond), rss)
+		if limit := cpuWorkloadRSS[name]; rss > limit {
+			t.Errorf("%s: peak RSS %d MB, more than %d MB", name, rss, limit)
+		}
 	}
 }
+
+// cpuWorkloadRSS bounds the peak resident memory of the workloads' processes,
+// in megabytes: the sort's buffers take 137 MB.
+var cpuWorkloadRSS = map[string]int64{"vadd": 400, "sort": 300}
