@@ -88,7 +88,7 @@ type machine struct {
 	findings []finding
 	seq      int // problems found in the current block
 	fatalAt  order
-	seen     map[string]bool
+	seen     map[string]int // the finding of each position and kind
 }
 
 // order is a place in the sequential order of a launch: a block, and the
@@ -122,7 +122,7 @@ func newMachine(p *program, blocks, threads int) *machine {
 		body:       1,
 		blockEpoch: 1,
 		fatalAt:    never,
-		seen:       map[string]bool{},
+		seen:       map[string]int{},
 	}
 }
 
@@ -152,10 +152,15 @@ func (m *machine) report(fatal bool, pos ir.Pos, kind, format string, args ...an
 		}
 	}
 	key := pos.String() + "\x00" + kind
-	if m.seen[key] {
+	if i, ok := m.seen[key]; ok {
+		// Blocks handed out in another order (see reversedBlocks) may
+		// find a problem before one of an earlier block.
+		if f := &m.findings[i]; at.before(f.at) {
+			f.at, f.err = at, ir.Errorf(pos, format, args...)
+		}
 		return
 	}
-	m.seen[key] = true
+	m.seen[key] = len(m.findings)
 	m.findings = append(m.findings, finding{at: at, key: key, err: ir.Errorf(pos, format, args...)})
 	if len(m.findings) >= maxErrors {
 		m.halt()

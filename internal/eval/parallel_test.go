@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -100,6 +103,14 @@ func TestRacesBetweenBlocksAreFoundWhicheverRunsFirst(t *testing.T) {
 }
 
 func TestReportsAreThoseOfTheBlocksInOrder(t *testing.T) {
+	for _, reversed := range []bool{false, true} {
+		reversedBlocks = reversed
+		t.Run(fmt.Sprintf("reversed=%v", reversed), checkReportsFollowBlocks)
+	}
+	reversedBlocks = false
+}
+
+func checkReportsFollowBlocks(t *testing.T) {
 	manyWorkers(t)
 	// Blocks 40 to 63 write past the end of out: the launch stops at block
 	// 40's first write, as a run of the blocks in order does.
@@ -266,4 +277,49 @@ func TestCancelInsideABlock(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a launch whose context ended after 50ms still runs after 10s")
 	}
+}
+
+// TestParallelLaunchesMatchLaunchesInOrder launches generated kernels
+// (correct, or changed so that they fault or race within a block) on one
+// worker, which runs the blocks in order, on one worker running the last
+// block first, and on several: all report the same problems, and a launch
+// without problems computes the same.
+func TestParallelLaunchesMatchLaunchesInOrder(t *testing.T) {
+	saved := maxLaunchSteps
+	maxLaunchSteps = 1 << 14
+	t.Cleanup(func() { maxLaunchSteps = saved })
+	// Aliased arguments and ill-formed kernels race between blocks, and
+	// which of two racing accesses is named depends on the order.
+	changes := []int{asGenerated, compiled, moreBlocks, shortened, wrongArguments, brokenLayout}
+	t.Cleanup(func() { reversedBlocks = false })
+	runs := []struct {
+		name     string
+		workers  int
+		reversed bool
+	}{{"in order", 1, false}, {"last block first", 1, true}, {"on 4 workers", 4, false}}
+	props := properties(t)
+	props.Property("the orders agree", prop.ForAll(func(seed int64, blocks, change, depth uint8) string {
+		how := changes[int(change)%len(changes)]
+		var results []string
+		for _, run := range runs {
+			saved := goruntime.GOMAXPROCS(run.workers)
+			reversedBlocks = run.reversed
+			k, args, nblocks := fuzzLaunch(t, seed, int(blocks), how, int(depth%4))
+			err := Launch(k, Config{Blocks: nblocks}, args)
+			goruntime.GOMAXPROCS(saved)
+			result := fmt.Sprint(err)
+			if err == nil {
+				for _, a := range args {
+					if a.Buffer != nil {
+						result += fmt.Sprint(a.Buffer.Data)
+					}
+				}
+			}
+			if results = append(results, result); result != results[0] {
+				return fmt.Sprintf("change %d: %s:\n%s\n%s:\n%s", how, runs[0].name, results[0], run.name, result)
+			}
+		}
+		return ""
+	}, gen.Int64(), gen.UInt8(), gen.UInt8(), gen.UInt8()))
+	props.TestingRun(t)
 }

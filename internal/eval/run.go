@@ -22,9 +22,12 @@ type run struct {
 	blocks int
 	params []paramValue // the scalar parameters, which every block starts with
 	phase  int          // the first block of the current phase (see words.go)
-	next   atomic.Int64 // the next block to hand out
-	stop   atomic.Int64 // blocks after this one need not run
-	steps  atomic.Int64
+	// inOrder says the blocks run one after the other, in order (see
+	// machine.inOrder).
+	inOrder bool
+	next    atomic.Int64 // the next block to hand out
+	stop    atomic.Int64 // blocks after this one need not run
+	steps   atomic.Int64
 
 	mu     gosync.Mutex
 	cancel error
@@ -86,7 +89,7 @@ const maxChunk = 64
 func (m *machine) launch() error {
 	workers := []*machine{m}
 	n := min(goruntime.GOMAXPROCS(0), m.blocks)
-	if m.inOrder() {
+	if m.run.inOrder = m.inOrder(); m.run.inOrder {
 		n = 1
 	}
 	for len(workers) < n {
@@ -158,21 +161,38 @@ func (m *machine) worker() *machine {
 }
 
 // work runs blocks below end, taking chunk blocks at a time, until none
-// are left or the launch stops.
+// are left or the launch stops. The blocks a worker takes come in order,
+// so that once one is past the last block that needs to run, so are the
+// rest.
 func (m *machine) work(end, chunk int) {
-	for !m.stop {
+	for {
 		first := int(m.run.next.Add(int64(chunk))) - chunk
 		if first >= end {
 			return
 		}
-		for b := first; b < min(first+chunk, end) && !m.stop; b++ {
-			if b > m.run.last() || m.run.cancelled(m.prog.kernel.Name, "before", b, m.blocks) {
+		for next := first; next < min(first+chunk, end); next++ {
+			b := next
+			if reversedBlocks && !m.run.inOrder {
+				b = m.run.phase + end - 1 - (next - m.run.phase)
+			}
+			switch {
+			case m.run.cancelled(m.prog.kernel.Name, "before", b, m.blocks):
+				return
+			case b > m.run.last() && reversedBlocks && !m.run.inOrder:
+				continue
+			case b > m.run.last():
 				return
 			}
+			m.stop = false
 			m.runBlock(b)
 		}
 	}
 }
+
+// reversedBlocks, set by tests, hands the blocks of each phase out from the
+// last to the first: a launch must report and compute what it does when
+// they run in order.
+var reversedBlocks = false
 
 // runBlock runs the kernel body for block b.
 func (m *machine) runBlock(b int) {
