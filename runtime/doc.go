@@ -70,7 +70,7 @@
 // write (the state that detects data races between blocks) and, for each
 // block running at once, its shared memory with about 60 bytes per shared
 // element and a table of the global elements one barrier interval touches
-// (up to 256 KiB; more, about 60 bytes per element, for an interval that
+// (up to 256 KiB; more, 40 to 130 bytes per element, for an interval that
 // touches more than a few thousand elements). The device refuses, with an
 // error wrapping ErrOutOfMemory, allocations and launches that would take it
 // past its memory limit: DefaultCPUMemoryLimit, the physical memory

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math/bits"
+	"slices"
 	gosync "sync"
 	"unsafe"
 )
@@ -98,6 +99,11 @@ func (t *intervalTable) first(cell uint64, a *access) {
 		rec, _ := t.at(cell)
 		rec.first(a)
 		return
+	}
+	if len(t.firsts) == cap(t.firsts) {
+		// Doubled, not grown by a quarter as append grows large slices:
+		// an interval may list millions of accesses.
+		t.firsts = slices.Grow(t.firsts, max(cap(t.firsts), 1<<8))
 	}
 	t.firsts = append(t.firsts, firstAccess{cell, *a})
 }

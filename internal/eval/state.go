@@ -15,9 +15,9 @@ import (
 // GOMAXPROCS) the state of a block: its shared memory with a record of
 // every cell, and a table of the global cells one barrier interval
 // touches, which grows past its initial size only for an interval that
-// touches more than a few thousand cells (then by 40 to 64 bytes per cell
-// it touches: a launch of one block looping over a whole array without a
-// barrier holds that much per element until it ends).
+// touches more than a few thousand cells (then by about 40 to 130 bytes
+// per cell it touches: a launch of one block looping over a whole array
+// without a barrier holds that much per element until it ends).
 func StateBytes(k *ir.Kernel, lengths []int, blocks int) int64 {
 	var words, cells int64
 	for i, p := range k.Params {
