@@ -24,8 +24,6 @@ func TestBadInputCatalogue(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	soon, stop := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer stop()
 	rows := []struct {
 		name string
 		call func() error
@@ -54,6 +52,8 @@ func TestBadInputCatalogue(t *testing.T) {
 			return Launch(store, Config{Blocks: 1, Context: cancelled}, bufArgs(NewBuffer(ir.Uint32, 32)))
 		}, context.Canceled, "cancelled before block 0 of 1"},
 		{"a context that ends within a block", func() error {
+			soon, stop := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer stop()
 			return Launch(longLoopKernel(), Config{Blocks: 1, Context: soon}, bufArgs(NewBuffer(ir.Uint32, 1)))
 		}, context.DeadlineExceeded, "cancelled in block 0 of 1"},
 	}
