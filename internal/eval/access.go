@@ -200,6 +200,8 @@ func (m *machine) globalWide(h *heldLock, mem *memory, i int, a *access, fn atom
 	// groups, taken in order.
 	var words [8]*uint32
 	var held [2]heldLock
+	defer held[0].free()
+	defer held[1].free()
 	for k := range mem.cells {
 		var l *uint32
 		words[k], l = r.shadow.at(first + k)
@@ -225,9 +227,8 @@ func (m *machine) globalWide(h *heldLock, mem *memory, i int, a *access, fn atom
 			c, raceCell = ck, first+k
 		}
 	}
-	for k := range held {
-		held[k].free()
-	}
+	held[0].free()
+	held[1].free()
 	for k := range mem.cells {
 		rec, fresh := m.intervals.lookUp(r.base + uint64(first+k))
 		if fresh {

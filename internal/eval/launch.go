@@ -62,7 +62,7 @@ func Launch(k *ir.Kernel, cfg Config, args []Arg) (err error) {
 			k.Name, k.Threads, warpSize)
 	}
 	m := newMachine(c.prog, cfg.Blocks, k.Threads)
-	m.run = newRun(cfg.Context, cfg.Blocks)
+	m.run = newRun(cfg.Context)
 	if err := m.bind(args); err != nil {
 		return err
 	}

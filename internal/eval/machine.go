@@ -112,7 +112,7 @@ func newMachine(p *program, blocks, threads int) *machine {
 		prog:       p,
 		blocks:     blocks,
 		threads:    threads,
-		run:        newRun(nil, blocks),
+		run:        newRun(nil),
 		mask:       1,
 		uniform:    make([]uint64, p.uniformSlots),
 		uniformDef: make([]bool, p.uniformSlots),

@@ -8,6 +8,7 @@ import (
 	goruntime "runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -322,4 +323,34 @@ func TestParallelLaunchesMatchLaunchesInOrder(t *testing.T) {
 		return ""
 	}, gen.Int64(), gen.UInt8(), gen.UInt8(), gen.UInt8()))
 	props.TestingRun(t)
+}
+
+// TestAPanicInAWorkerReachesTheLaunch: a worker that panics stops the
+// others, and the panic reaches the goroutine of the launch (where Launch
+// turns it into an internal error) once no worker runs.
+func TestAPanicInAWorkerReachesTheLaunch(t *testing.T) {
+	manyWorkers(t)
+	var ran atomic.Int64
+	var m *machine
+	body := func(w *machine) {
+		ran.Add(1)
+		if w != m && w.block >= 37 { // a worker of its own goroutine
+			panic("boom")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	m = newMachine(&program{kernel: kernel(32, nil, nil), body: body}, 1000, 32)
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("launch panicked with %v, want boom", r)
+			}
+		}()
+		_ = m.launch()
+	}()
+	after := ran.Load()
+	time.Sleep(20 * time.Millisecond)
+	if n := ran.Load(); n != after || n > 200 {
+		t.Errorf("%d blocks ran, %d after the launch returned", after, n-after)
+	}
 }

@@ -19,7 +19,6 @@ import (
 type run struct {
 	ctx    context.Context
 	done   <-chan struct{}
-	blocks int
 	params []paramValue // the scalar parameters, which every block starts with
 	phase  int          // the first block of the current phase (see words.go)
 	// inOrder says the blocks run one after the other, in order (see
@@ -39,8 +38,8 @@ type paramValue struct {
 	bits uint64
 }
 
-func newRun(ctx context.Context, blocks int) *run {
-	r := &run{ctx: ctx, blocks: blocks}
+func newRun(ctx context.Context) *run {
+	r := &run{ctx: ctx}
 	if ctx != nil {
 		r.done = ctx.Done()
 	}
@@ -107,11 +106,17 @@ func (m *machine) launch() error {
 		m.run.phase = phase
 		m.run.next.Store(int64(phase))
 		var wg gosync.WaitGroup
-		for _, w := range workers[1:] {
-			wg.Go(func() { w.work(end, chunk) })
+		panics := make([]any, len(workers))
+		for i, w := range workers[1:] {
+			wg.Go(func() { panics[i+1] = w.safeWork(end, chunk) })
 		}
-		m.work(end, chunk)
+		panics[0] = m.safeWork(end, chunk)
 		wg.Wait()
+		for _, p := range panics {
+			if p != nil {
+				panic(p) // for recoverInternal, once no worker runs
+			}
+		}
 		if end == m.blocks || m.run.last() < end || m.run.cancel != nil {
 			break
 		}
@@ -158,6 +163,18 @@ func (m *machine) worker() *machine {
 		panic(err) // m's layout of the same arrays succeeded
 	}
 	return w
+}
+
+// safeWork is work, returning the value of a panic after stopping the
+// other workers.
+func (m *machine) safeWork(end, chunk int) (panicked any) {
+	defer func() {
+		if panicked = recover(); panicked != nil {
+			m.run.stopAfter(-1)
+		}
+	}()
+	m.work(end, chunk)
+	return nil
 }
 
 // work runs blocks below end, taking chunk blocks at a time, until none
