@@ -100,6 +100,7 @@ func TestBadInputCatalogue(t *testing.T) {
 	smallBuf := must(runtime.Alloc[float32](small, 300))(t)
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
+	loop := must(cpu.Load(longLoop()))(t)
 	var (
 		zero    runtime.Buffer[float32]
 		nilBuf  *runtime.Buffer[float32]
@@ -196,6 +197,11 @@ func TestBadInputCatalogue(t *testing.T) {
 		{"launch with a string", launch(cpu, vadd, runtime.LaunchConfig{}, x, x, "out"), nil, "got string"},
 		{"launch with -1 blocks", launch(cpu, vadd, runtime.LaunchConfig{Blocks: -1}, x, x, x), nil, "-1 blocks"},
 		{"launch with a cancelled context", launch(cpu, vadd, runtime.LaunchConfig{Context: cancelled}, x, x, x), context.Canceled, "vadd"},
+		{"launch whose context ends within its block", func() error {
+			soon, stop := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer stop()
+			return cpu.Launch(loop, runtime.LaunchConfig{Context: soon}, ints)
+		}, context.DeadlineExceeded, "long_loop cancelled in block 0 of 1"},
 		{"CPU Load(nil)", func() error { return errOf(cpu.Load(nil)) }, nil, "no kernel"},
 		{"CPU Load of 0 threads", func() error {
 			k := vectorAdd()

@@ -106,8 +106,8 @@ func (d *cpuDevice) Load(k *ir.Kernel) (Function, error) {
 }
 
 // Launch implements Device. It returns when the kernel has run, or when
-// cfg.Context or the device's CPUContext is done (checked before each
-// block). The evaluator's state
+// cfg.Context or the device's CPUContext is done (checked before each block
+// and every few hundred loop iterations within one). The evaluator's state
 // for the launch counts against the device's memory limit while it runs.
 func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if d.closed.Load() {
@@ -142,7 +142,7 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	for i, a := range bound {
 		lengths[i] = a.n
 	}
-	state := launchStateBytes(cf.kernel, lengths)
+	state := launchStateBytes(cf.kernel, lengths, blocks)
 	if err := d.reserve(state); err != nil {
 		return fmt.Errorf("launching kernel %s on %s: the evaluator's state for the launch needs about %d bytes: %w",
 			cf.Name(), d.Name(), state, err)
@@ -213,8 +213,11 @@ func (s *cpuStorage) read(off int, dst []byte) error {
 func (s *cpuStorage) fill(off, size int, elem []byte) error {
 	s.data.Lock()
 	defer s.data.Unlock()
-	for i := off; i < off+size; i += len(elem) {
-		copy(s.buf.Data[i:], elem)
+	dst := s.buf.Data[off : off+size]
+	// One element, then the filled part copied after itself, doubling it.
+	filled := copy(dst, elem)
+	for filled < size {
+		filled += copy(dst[filled:], dst[:filled])
 	}
 	return nil
 }

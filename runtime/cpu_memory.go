@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/obsidian-go/obsidian/internal/eval"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -90,19 +91,13 @@ func cgroupAvailable(maxText, currentText string) (int64, bool) {
 	return max(limit-used, 0), true
 }
 
-// evalShadowBytes is what the evaluator allocates per element of a global
-// array a launch may write: a 64-byte race-detection record kept until the
-// launch ends, and per-warp state; a launch writing 2^16 to 2^20 elements
-// allocates 89 bytes per element, and its heap peaks at 70 above the
-// buffers (TestCPULaunchStateEstimate measures it again).
-const evalShadowBytes = 80
-
 // CPULaunchBytesPerElement is what a CPU device counts against its memory
 // limit, while a launch runs, for every element of the array arguments the
-// kernel may write: the evaluator's race-detection state. A host pipeline
-// that wants to refuse work up front adds it to the buffers it will
-// allocate and compares the sum with the device's MemInfo.
-const CPULaunchBytesPerElement = evalShadowBytes
+// kernel may write: the evaluator's race-detection word (eval.StateBytes
+// adds the state of the blocks running at once). A host pipeline that wants
+// to refuse work up front adds it to the buffers it will allocate and
+// compares the sum with the device's MemInfo.
+const CPULaunchBytesPerElement = 4
 
 // MemInfo returns how many more bytes the CPU device may hold under its
 // memory limit, and the limit (see CPUMemoryLimit), as (*GPU).MemInfo
@@ -112,22 +107,15 @@ func (d *cpuDevice) MemInfo() (free, total uint64, err error) {
 }
 
 // launchStateBytes estimates, in bytes, what the evaluator allocates for a
-// launch of k beyond its buffers: the race-detection state of every element
-// of the array arguments it may write (n elements each, in order of
-// k.Params), and one block's shared memory with its state. The sum cannot
+// launch of k on blocks blocks beyond its buffers (eval.StateBytes): the
+// race-detection state of every element of the array arguments it may
+// write (n elements each, in order of k.Params), and the state of each
+// block running at once, with its shared memory
+// (TestCPULaunchStateEstimate measures it again). The sum cannot
 // overflow: bind admits arrays of fewer than 2^32 elements, and codegen
 // admits shared memory within CPUMaxSharedBytes.
-func launchStateBytes(k *ir.Kernel, n []int) int64 {
-	var total int64
-	for i, p := range k.Params {
-		if p.Array != nil && p.Array.Access != ir.Input {
-			total += int64(n[i]) * evalShadowBytes
-		}
-	}
-	for _, a := range k.Shared {
-		total += int64(a.Size) * int64(a.Elem.Size()+evalShadowBytes)
-	}
-	return total
+func launchStateBytes(k *ir.Kernel, n []int, blocks int) int64 {
+	return eval.StateBytes(k, n, blocks)
 }
 
 // reserve counts size more bytes as held by d, or returns an error wrapping

@@ -60,9 +60,10 @@ type LaunchConfig struct {
 	Stream Stream
 	// Context, when not nil, cancels the launch. A launch whose context is
 	// done before it starts does not start. The CPU device also checks it
-	// before each block and stops there, so a long launch ends within one
-	// block's time of the cancellation; a GPU launch, once queued, runs to
-	// its end. The error of a cancelled launch wraps Context.Err().
+	// before each block and every few hundred loop iterations or warps
+	// within one, and stops there, so a long launch ends soon after the
+	// cancellation; a GPU launch, once queued, runs to its end. The error
+	// of a cancelled launch wraps Context.Err().
 	Context context.Context
 }
 

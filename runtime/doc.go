@@ -53,17 +53,28 @@
 //
 // # Cost of the CPU device
 //
-// The evaluator runs one thread at a time, on one core: each statement of
-// a thread costs about 30 to 150 ns (a vector add runs at about 100 ns per
-// element, a block reverse through shared memory at 150 to 200), and each
-// block at least about 100 ns more, so 2^20 threads take a tenth of a
-// second, and a launch of 2^31-1 blocks (the most LaunchConfig.Blocks
-// gives) minutes even when the blocks do nothing (figures from a shared
-// 2-core x86-64 machine). A launch holds, besides its buffers,
-// about 80 bytes per element of every array it may write (the state that
-// detects data races) and one block's shared memory. The device refuses,
-// with an error wrapping ErrOutOfMemory, allocations and launches that
-// would take it past its memory limit: DefaultCPUMemoryLimit, the physical
-// memory available when it was made, unless CPUMemoryLimit sets another.
-// LaunchConfig.Context cancels a long launch between blocks.
+// The evaluator runs the blocks of a launch on as many cores as GOMAXPROCS
+// allows, each block's threads one warp at a time (the blocks run one after
+// the other when the kernel's global atomics make the result depend on their
+// order: an atomic's old value used, an exchange, a float addition). On one
+// core of a shared 2-core x86-64 machine a vector add takes about 30 ns per
+// element, a block reverse through shared memory about 60, and a block that
+// does nothing about 25 ns, so 2^20 threads take a few hundredths of a
+// second, and a launch of 2^31-1 blocks (the most LaunchConfig.Blocks gives)
+// most of a minute even when the blocks do nothing. On both cores of that
+// machine a vector add of 10^7 elements takes about a third of a second, and
+// a counting sort (package sorts) of 10^6 keys over 2^24 values about 2 s,
+// its process peaking at about 230 MB of memory, of which 137 MB are the
+// sort's buffers (TestCPUDeviceFigures measures them with -long). A launch
+// holds, besides its buffers, 4 bytes per element of every array it may
+// write (the state that detects data races between blocks) and, for each
+// block running at once, its shared memory with about 60 bytes per shared
+// element and a table of the global elements one barrier interval touches
+// (up to 256 KiB; more, 40 to 130 bytes per element, for an interval that
+// touches more than a few thousand elements). The device refuses, with an
+// error wrapping ErrOutOfMemory, allocations and launches that would take it
+// past its memory limit: DefaultCPUMemoryLimit, the physical memory
+// available when it was made, unless CPUMemoryLimit sets another.
+// LaunchConfig.Context cancels a long launch, between blocks and every few
+// hundred loop iterations within one.
 package runtime

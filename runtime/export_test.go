@@ -7,8 +7,14 @@ var (
 	WithLengths     = withLengths
 	MemAvailable    = memAvailable
 	CgroupAvailable = cgroupAvailable
-	EvalShadowBytes = evalShadowBytes
 )
+
+// CPULaunchStateBytes is what a launch of f, loaded on a CPU device, on
+// blocks blocks with array arguments of the given lengths counts against
+// the device's memory limit.
+func CPULaunchStateBytes(f Function, lengths []int, blocks int) int64 {
+	return launchStateBytes(f.(*cpuFunction).kernel, lengths, blocks)
+}
 
 // TargetFor returns the --gpu-architecture value targetFor chooses and whether it
 // is a CUBIN.

@@ -116,7 +116,7 @@ func TestDefaultCPUMemoryLimit(t *testing.T) {
 func TestCPULaunchStateCountsAgainstLimit(t *testing.T) {
 	const n = 1000
 	buffers := int64(3 * n * 4)
-	state := int64(n * runtime.EvalShadowBytes) // out is written
+	state := runtime.CPULaunchStateBytes(must(runtime.CPU().Load(vectorAdd()))(t), []int{n, n, n}, (n+255)/256)
 	for _, c := range []struct {
 		limit int64
 		ok    bool
@@ -140,26 +140,36 @@ func TestCPULaunchStateCountsAgainstLimit(t *testing.T) {
 	}
 }
 
-// TestCPULaunchStateEstimate measures what a launch allocates for a kernel
-// writing n elements, which the device counts as EvalShadowBytes each.
+// TestCPULaunchStateEstimate measures what launches allocate for a kernel
+// writing n elements, against what the device counts for them. The
+// evaluator keeps the state of finished launches for the next ones until
+// the garbage collector takes it: two collections first leave none.
 func TestCPULaunchStateEstimate(t *testing.T) {
-	d := runtime.CPU()
-	const n = 1 << 16
-	f := must(d.Load(vectorAdd()))(t)
-	a := must(runtime.FromSlice(d, make([]float32, n)))(t)
-	out := must(runtime.Alloc[float32](d, n))(t)
-	var before, after goruntime.MemStats
-	goruntime.ReadMemStats(&before)
-	if err := d.Launch(f, runtime.LaunchConfig{}, a, a, out); err != nil {
-		t.Fatal(err)
-	}
-	goruntime.ReadMemStats(&after)
-	allocated := float64(after.TotalAlloc - before.TotalAlloc)
-	estimate := float64(n * runtime.EvalShadowBytes)
-	t.Logf("a launch writing %d elements allocated %.0f bytes, %.1f per element; the estimate is %d", n, allocated,
-		allocated/n, runtime.EvalShadowBytes)
-	if allocated < 0.75*estimate || allocated > 1.25*estimate+256<<10 {
-		t.Errorf("the launch allocated %.0f bytes, the device counts %.0f", allocated, estimate)
+	for _, n := range []int{1 << 16, 1 << 20} {
+		d := runtime.CPU()
+		f := must(d.Load(vectorAdd()))(t)
+		a := must(runtime.FromSlice(d, make([]float32, n)))(t)
+		out := must(runtime.Alloc[float32](d, n))(t)
+		blocks := (n + 255) / 256
+		var before, after goruntime.MemStats
+		goruntime.GC()
+		goruntime.GC()
+		goruntime.ReadMemStats(&before)
+		if err := d.Launch(f, runtime.LaunchConfig{}, a, a, out); err != nil {
+			t.Fatal(err)
+		}
+		goruntime.ReadMemStats(&after)
+		allocated := float64(after.TotalAlloc - before.TotalAlloc)
+		estimate := float64(runtime.CPULaunchStateBytes(f, []int{n, n, n}, blocks))
+		t.Logf("a launch writing %d elements allocated %.0f bytes, %.1f per element; the estimate is %.0f", n,
+			allocated, allocated/float64(n), estimate)
+		if allocated < 0.75*estimate || allocated > 1.25*estimate+64<<10 {
+			t.Errorf("n=%d: the launch allocated %.0f bytes, the device counts %.0f", n, allocated, estimate)
+		}
+		// The state of a large launch is a few bytes per element written.
+		if perElement := allocated / float64(n); n >= 1<<20 && perElement > 8 {
+			t.Errorf("n=%d: the launch allocated %.1f bytes per element written, want at most 8", n, perElement)
+		}
 	}
 }
 
@@ -257,5 +267,39 @@ func TestCPULaunchCancellation(t *testing.T) {
 	}
 	if got := must(y.ToSlice())(t); got[0] != 2 || got[1] != 4 || got[2] != 6 {
 		t.Errorf("launch with a live context computed %v", got)
+	}
+}
+
+// longLoop is one block whose thread 0 counts to 2^27 in a loop.
+func longLoop() *ir.Kernel {
+	out := global("out", ir.Uint32, ir.Output)
+	i, j := &ir.Var{Name: "i", T: ir.Uint32}, &ir.Var{Name: "j", T: ir.Uint32}
+	return &ir.Kernel{
+		Name:    "long_loop",
+		Threads: 32,
+		Params:  []ir.Param{{Array: out}},
+		Body: []ir.Stmt{&ir.ForAll{Kind: ir.GridThreads, Var: i, Count: u32(1), Body: []ir.Stmt{
+			&ir.For{Var: j, Count: u32(1 << 27), Body: []ir.Stmt{&ir.Store{Array: out, Index: u32(0), Value: j}}}}}},
+		Blocks: u32(1),
+	}
+}
+
+// TestCPULaunchCancellationInsideABlock: the context also ends a launch
+// whose one block runs for long.
+func TestCPULaunchCancellationInsideABlock(t *testing.T) {
+	d := runtime.CPU()
+	f := must(d.Load(longLoop()))(t)
+	out := must(runtime.Alloc[uint32](d, 1))(t)
+	ctx, stop := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer stop()
+	start := time.Now()
+	err := d.Launch(f, runtime.LaunchConfig{Context: ctx}, out)
+	took := time.Since(start)
+	t.Logf("cancelled after %v: %v", took, err)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "long_loop cancelled in block 0") {
+		t.Errorf("launch past its deadline: %v, want an error wrapping context.DeadlineExceeded", err)
+	}
+	if took > 5*time.Second {
+		t.Errorf("the launch stopped %v after its deadline of 100ms", took)
 	}
 }

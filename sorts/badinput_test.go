@@ -214,7 +214,7 @@ var badInputs = []badInput{
 		}
 		defer s.Close()
 		return errOf(s.SortRange([]uint32{1, 2}, 0, 1<<16))
-	}, sorts.ErrTooLarge, "", "KiB free: request too large"},
+	}, sorts.ErrTooLarge, "", "request too large"},
 }
 
 // badFixtureLimit is the memory limit of the catalogue's CPU device, so

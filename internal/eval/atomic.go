@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"math/bits"
-
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -56,6 +54,50 @@ func atomicOp(op ir.AtomicOp, t ir.Type) (atomicFn, bool) {
 	}, ok
 }
 
+// atomicFamily is a set of atomic operations whose updates of a cell give
+// the same value in any order, so that blocks that make them may run in
+// any order; orderDependent is an atomic whose effect depends on the order.
+type atomicFamily uint8
+
+const (
+	orderDependent atomicFamily = iota
+	additive
+	minimum
+	maximum
+	bitAnd
+	bitOr
+	bitXor
+)
+
+// integerFamilies gives the family of each atomic operation on integers
+// (Inc and Dec are additive only with the operand that makes them wrap
+// around, see familyOf).
+var integerFamilies = map[ir.AtomicOp]atomicFamily{
+	ir.AtomicAdd: additive, ir.AtomicSub: additive, ir.AtomicInc: additive, ir.AtomicDec: additive,
+	ir.AtomicMin: minimum, ir.AtomicMax: maximum, ir.AtomicAnd: bitAnd, ir.AtomicOr: bitOr, ir.AtomicXor: bitXor,
+}
+
+// familyOf returns the family of atomic s. Its old value, when used, depends
+// on the order of the updates, and so do float additions (rounded), and
+// increments and decrements that wrap around before the type does.
+func familyOf(s *ir.Atomic) atomicFamily {
+	if s.Result != nil || !s.Array.Elem.IsInteger() {
+		return orderDependent
+	}
+	if s.Op == ir.AtomicInc || s.Op == ir.AtomicDec {
+		if c, ok := s.Value.(*ir.Const); !ok || c == nil || c.Value.Bits != widthMask(s.Array.Elem) {
+			return orderDependent
+		}
+	}
+	return integerFamilies[s.Op]
+}
+
+// globalAtomic is an atomic statement on a global memory.
+type globalAtomic struct {
+	memory int
+	family atomicFamily
+}
+
 func (c *compiler) atomic(s *ir.Atomic, sc *scope) stmtFn {
 	mi, okMem := c.writable(s.Array, sc)
 	index, ti, okIndex := c.indexExpr(s.Index, sc)
@@ -85,25 +127,19 @@ func (c *compiler) atomic(s *ir.Atomic, sc *scope) stmtFn {
 		}
 		setResult = setter(slot, lane)
 	}
+	if s.Array.Space == ir.Global {
+		c.prog.globalAtomics = append(c.prog.globalAtomics, globalAtomic{memory: mi, family: familyOf(s)})
+	}
 	pos, site := sc.pos, c.site(sc.pos)
 	return func(m *machine) {
-		var iv, vv, cv, old vec
-		index(m, &iv)
-		value(m, &vv)
-		compare(m, &cv)
-		mem := m.mems[mi]
-		done := uint32(0)
-		for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
-			l := bits.TrailingZeros32(mask)
-			i, ok := m.index(mem, ti, iv[l], pos, "atomic on")
-			if !ok {
-				return
-			}
-			old[l] = loadBits(mem.data, mem.elem, i)
-			storeBits(mem.data, mem.elem, i, fn(old[l], vv[l], cv[l]))
-			m.track(mem, i, l, atomicAccess, false, 0, site)
-			done |= 1 << l
+		iv, vv, cv, old := m.scratch(), m.scratch(), m.scratch(), m.scratch()
+		defer m.release(4)
+		index(m, iv)
+		value(m, vv)
+		compare(m, cv)
+		done := m.atomicLanes(m.mems[mi], ti, iv, vv, cv, old, fn, pos, site)
+		if !m.stop {
+			setResult(m, done, old)
 		}
-		setResult(m, done, &old)
 	}
 }

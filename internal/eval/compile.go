@@ -2,6 +2,7 @@ package eval
 
 import (
 	"errors"
+	"math"
 
 	"github.com/obsidian-go/obsidian/ir"
 )
@@ -17,6 +18,8 @@ type program struct {
 	written      []bool      // per memory: some statement writes it
 	sites        []ir.Pos    // positions of memory accesses, for race reports
 	usesWarps    bool        // the kernel has BlockWarps or WarpLanes
+	// globalAtomics lists the atomic statements on global memory.
+	globalAtomics []globalAtomic
 }
 
 // paramSlot is where a kernel parameter lives: a memory or a uniform slot.
@@ -24,6 +27,10 @@ type paramSlot struct {
 	memory  int
 	uniform int
 }
+
+// maxArrays is the most array parameters and shared arrays a kernel may
+// have: race detection keeps the array of an access in 16 bits.
+const maxArrays = math.MaxInt16
 
 // mode says what an expression may refer to.
 type mode uint8
@@ -82,6 +89,9 @@ func newCompiler(k *ir.Kernel, md mode) *compiler {
 			continue
 		}
 		c.addMemory(a)
+	}
+	if len(c.prog.arrays) > maxArrays {
+		c.errorf(k.Pos, "kernel %s has %d arrays; the evaluator takes at most %d", k.Name, len(c.prog.arrays), maxArrays)
 	}
 	return c
 }

@@ -13,6 +13,31 @@
 // exactly as the CUDA printout runs them (grid-stride loops, virtualised
 // threads and warps), and race detection works on physical thread identity.
 //
+// Blocks run in parallel, on as many workers (goroutines) as GOMAXPROCS
+// allows, each running one block at a time with its own shared memory
+// (run.go). Within a block, a record per touched cell keeps the accesses of
+// the current barrier interval (race.go): a dense table for shared memory,
+// a table of the cells the interval touched for global memory
+// (interval.go). Between blocks, nothing is ordered: every cell of global
+// memory that the launch writes has a 32-bit word saying which kinds of
+// access its first block and the other blocks made (words.go), enough to
+// find conflicting accesses of two blocks whichever runs first; a launch
+// holds 4 bytes per written element besides its buffers, and the state of
+// each running block. The cells' bytes are read and written under locks of
+// groups of 16 cells, so that atomics are atomic and the workers race-free.
+//
+// The problems a launch reports are those a run of the blocks one after
+// the other, in order, finds first (the workers' findings are merged in
+// block order), except that of two accesses of different blocks that race,
+// the one named is the one that ran second. The result of a race-free
+// launch does not depend on the order the blocks run in, as on a GPU, with
+// one exception the evaluator removes: when the kernel's global atomics
+// make it depend on the order (an atomic's old value used, an exchange or
+// compare-and-swap, a float addition, atomics of two operations on one
+// memory), the blocks run one after the other, in order, so that results
+// stay deterministic. A launch's context is checked before each block and
+// every few hundred loop iterations within one.
+//
 // Memory is checked by byte address (see memory.go): array arguments that
 // are overlapping views of one buffer are checked against each other, and
 // shared memory is the kernel's laid-out bytes (SharedBytes, each shared
@@ -21,5 +46,6 @@
 //
 // The IR is compiled once per launch into a tree of Go closures that work on
 // whole warps of values held as uint64 bits, with each node's type known
-// when it is compiled.
+// when it is compiled; intermediate warps come from a per-worker stack, and
+// memory accesses are made a warp at a time (access.go).
 package eval

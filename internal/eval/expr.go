@@ -190,7 +190,7 @@ func (c *compiler) operation(o *ir.Operation, name string, args []ir.Expr, sc *s
 		x, y := fns[0], fns[1]
 		if faults {
 			return func(m *machine, out *vec) {
-				yv := m.push()
+				yv := m.scratch()
 				x(m, out)
 				y(m, yv)
 				for mask := m.mask; mask != 0; mask &= mask - 1 {
@@ -198,44 +198,31 @@ func (c *compiler) operation(o *ir.Operation, name string, args []ir.Expr, sc *s
 						break
 					}
 				}
-				m.pop()
+				m.release(1)
 			}, rt
 		}
 		return func(m *machine, out *vec) {
-			yv := m.push()
+			yv := m.scratch()
 			x(m, out)
 			y(m, yv)
 			for l := range out {
 				out[l], _ = fn(out[l], yv[l], 0)
 			}
-			m.pop()
+			m.release(1)
 		}, rt
 	}
 	x, y, z := fns[0], fns[1], fns[2]
 	return func(m *machine, out *vec) {
-		yv, zv := m.push(), m.push()
+		yv, zv := m.scratch(), m.scratch()
 		x(m, out)
 		y(m, yv)
 		z(m, zv)
 		for l := range out {
 			out[l], _ = fn(out[l], yv[l], zv[l])
 		}
-		m.pop()
-		m.pop()
+		m.release(2)
 	}, rt
 }
-
-// push returns a scratch vector for an operand, until the matching pop.
-func (m *machine) push() *vec {
-	if m.scratchTop == len(m.scratch) {
-		m.scratch = append(m.scratch, new(vec))
-	}
-	m.scratchTop++
-	return m.scratch[m.scratchTop-1]
-}
-
-// pop releases the last scratch vector pushed.
-func (m *machine) pop() { m.scratchTop-- }
 
 // shortCircuit computes a lazy operation of bools (C's && and ||),
 // evaluating y only on the lanes where x does not decide: those where the
@@ -252,14 +239,14 @@ func shortCircuit(x, y exprFn, funcOf func(ir.Type) (ir.Func, bool)) exprFn {
 		}
 		saved := m.mask
 		if m.mask = saved & undecided; m.mask != 0 {
-			yv := m.push()
+			yv := m.scratch()
 			y(m, yv)
 			for l := range out {
 				if undecided&(1<<l) != 0 {
 					out[l], _ = fn(out[l], yv[l], 0)
 				}
 			}
-			m.pop()
+			m.release(1)
 		}
 		m.mask = saved
 	}
@@ -277,7 +264,7 @@ func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
 		return noExpr, ir.NoType
 	}
 	return func(m *machine, out *vec) {
-		cv, ev := m.push(), m.push()
+		cv, ev := m.scratch(), m.scratch()
 		cond(m, cv)
 		var holds uint32
 		for l := range cv {
@@ -296,8 +283,7 @@ func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
 			}
 		}
 		m.mask = saved
-		m.pop()
-		m.pop()
+		m.release(2)
 	}, tt
 }
 
@@ -345,18 +331,12 @@ func (c *compiler) load(e *ir.Load, sc *scope) (exprFn, ir.Type) {
 	isBool := e.Array.Elem == ir.Bool // a bool byte other than 0 reads as true
 	return func(m *machine, out *vec) {
 		index(m, out)
-		mem := m.mems[mi]
-		for mask := m.mask; mask != 0; mask &= mask - 1 {
-			l := bits.TrailingZeros32(mask)
-			i, ok := m.index(mem, ti, out[l], pos, "read of")
-			if !ok {
-				return
-			}
-			out[l] = loadBits(mem.data, mem.elem, i)
-			if isBool {
+		m.loadLanes(m.mems[mi], ti, out, pos, site)
+		if isBool {
+			for mask := m.mask; mask != 0; mask &= mask - 1 {
+				l := bits.TrailingZeros32(mask)
 				out[l] = boolBits(out[l] != 0)
 			}
-			m.track(mem, i, l, readAccess, false, 0, site)
 		}
 	}, e.Array.Elem
 }

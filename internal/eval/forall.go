@@ -49,9 +49,12 @@ func (c *compiler) forAll(s *ir.ForAll, sc *scope) stmtFn {
 	loop := forAllLoops[s.Kind]
 	pos, vmask := sc.pos, widthMask(s.Var.T)
 	return func(m *machine) {
-		var cv vec
-		if count(m, &cv); !m.stop {
-			loop(m, iterations(tc, cv[0]), slot, vmask, body, pos)
+		cv := m.scratch()
+		count(m, cv)
+		n := iterations(tc, cv[0])
+		m.release(1)
+		if !m.stop {
+			loop(m, n, slot, vmask, body, pos)
 		}
 	}
 }
@@ -81,10 +84,10 @@ var forAllLoops = map[ir.ForAllKind]forAllLoop{
 		// Each virtual block starts with shared memory that holds nothing
 		// it wrote (on the GPU, another block may have run the one before),
 		// and nothing after the loop holds what it wrote.
-		defer func() { m.sharedGen++ }()
+		defer m.nextBody()
 		for vb := uint64(m.block); vb < n && m.step(pos); vb += uint64(m.blocks) {
 			m.uniform[slot], m.uniformDef[slot] = vb&vmask, true
-			m.sharedGen++
+			m.nextBody()
 			if body(m); m.stop {
 				return
 			}

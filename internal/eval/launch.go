@@ -20,8 +20,9 @@ type Arg struct {
 type Config struct {
 	Blocks int
 	// Context, when not nil, cancels the launch: it is checked before each
-	// block, and a launch whose context is done stops there with an error
-	// wrapping context.Cause(Context).
+	// block and every few hundred loop iterations within one, and a launch
+	// whose context is done stops there with an error wrapping
+	// context.Cause(Context).
 	Context context.Context
 }
 
@@ -34,6 +35,11 @@ type Config struct {
 // bytes), barriers reached by only some threads, reads of unwritten shared
 // memory or undeclared variables. A launch stops at the
 // first fault and after a few problems.
+//
+// The blocks run on GOMAXPROCS goroutines at once. The problems reported are
+// those a run of the blocks one after the other, in order, would find first,
+// except that of two accesses of different blocks that race, the one named
+// is the one that ran second, and which that is can vary from run to run.
 func Launch(k *ir.Kernel, cfg Config, args []Arg) (err error) {
 	if k == nil {
 		return fmt.Errorf("eval: launch of a nil kernel")
@@ -56,44 +62,22 @@ func Launch(k *ir.Kernel, cfg Config, args []Arg) (err error) {
 			k.Name, k.Threads, warpSize)
 	}
 	m := newMachine(c.prog, cfg.Blocks, k.Threads)
+	m.run = newRun(cfg.Context)
 	if err := m.bind(args); err != nil {
 		return err
 	}
-	m.run(cfg.Context)
-	return m.err()
+	defer func() {
+		for _, r := range m.tracked {
+			r.shadow.release()
+		}
+	}()
+	return m.launch()
 }
 
 // recoverInternal turns a panic of the interpreter into an error.
 func recoverInternal(k *ir.Kernel, err *error) {
 	if r := recover(); r != nil {
 		*err = ir.Errorf(k.Pos, "internal error of the evaluator on kernel %s: %v", k.Name, r)
-	}
-}
-
-// run runs the kernel body once per block, until ctx (if not nil) is done.
-func (m *machine) run(ctx context.Context) {
-	var done <-chan struct{}
-	if ctx != nil {
-		done = ctx.Done()
-	}
-	for b := 0; b < m.blocks && !m.stop; b++ {
-		select {
-		case <-done:
-			m.errs = append(m.errs, fmt.Errorf("kernel %s cancelled before block %d of %d: %w",
-				m.prog.kernel.Name, b, m.blocks, context.Cause(ctx)))
-			return
-		default:
-		}
-		m.block, m.warpBase, m.mask = b, 0, 1
-		clear(m.uniformDef)
-		for _, p := range m.prog.params {
-			if p.uniform >= 0 {
-				m.uniformDef[p.uniform] = true
-			}
-		}
-		clear(m.smem)
-		m.sharedGen++
-		m.prog.body(m)
 	}
 }
 
@@ -121,7 +105,7 @@ func (m *machine) bind(args []Arg) error {
 					i, arr.Name, k.Name, a.Buffer.Len())
 			}
 			n := a.Buffer.Len()
-			m.mems[slot.memory] = &memory{array: arr, slot: int32(slot.memory), elem: arr.Elem.Size(),
+			m.mems[slot.memory] = &memory{array: arr, slot: int16(slot.memory), elem: arr.Elem.Size(),
 				data: a.Buffer.Data[:n*arr.Elem.Size()], n: n}
 			continue
 		}
@@ -131,6 +115,7 @@ func (m *machine) bind(args []Arg) error {
 		}
 		m.uniform[slot.uniform] = a.Scalar.Bits & widthMask(v.T)
 		m.uniformDef[slot.uniform] = true
+		m.run.params = append(m.run.params, paramValue{slot.uniform, m.uniform[slot.uniform]})
 	}
 	var globals, shared []*memory
 	for i, arr := range p.arrays {
@@ -141,7 +126,7 @@ func (m *machine) bind(args []Arg) error {
 		if arr.Size < 0 || !arr.Elem.Valid() {
 			return ir.Errorf(arr.Pos, "shared array %s of %d elements of %v", arr.Name, arr.Size, arr.Elem)
 		}
-		m.mems[i] = &memory{array: arr, slot: int32(i), elem: arr.Elem.Size(), n: arr.Size}
+		m.mems[i] = &memory{array: arr, slot: int16(i), elem: arr.Elem.Size(), n: arr.Size}
 		shared = append(shared, m.mems[i])
 	}
 	m.groupGlobals(globals)

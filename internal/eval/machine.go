@@ -35,12 +35,16 @@ var (
 	maxLaunchSteps = 1 << 27 // loop iterations and warps run in one launch
 )
 
+// stepBatch is how many steps a worker counts before it adds them to the
+// launch's count and looks whether the launch is cancelled or stopped.
+const stepBatch = 256
+
 // memory is an array as one launch sees it: a global argument or the
 // current block's instance of a shared array. Its bytes lie in a region
 // (see memory.go), whose cells race detection works on.
 type memory struct {
 	array  *ir.Array
-	slot   int32 // index in machine.mems
+	slot   int16 // index in machine.mems
 	elem   int   // element size in bytes
 	data   []byte
 	n      int
@@ -49,11 +53,14 @@ type memory struct {
 	cells  int // cells per element
 }
 
-// machine is the state of one launch.
+// machine is the state of one worker of a launch: the blocks it runs one
+// after the other, with their shared memory. The workers of a launch share
+// its global memory and the run.
 type machine struct {
 	prog    *program
 	blocks  int
 	threads int
+	run     *run
 
 	block    int    // physical block
 	warpBase int    // physical thread of lane 0 of the current warp
@@ -63,22 +70,41 @@ type machine struct {
 	uniformDef []bool
 	lanes      []vec // Thread-level variables
 	laneDef    []uint32
-
-	mems       []*memory
-	smem       []byte // the current block's shared memory
-	sharedGen  int    // counts blocks and block bodies: shared memory holds nothing from an earlier one
-	blockEpoch uint32
-	warpEpoch  []uint32
-
-	steps int
-	stop  bool
-	errs  []error
-	seen  map[string]bool
-
-	// scratch holds the vectors of operands being evaluated, a stack:
-	// scratch[:scratchTop] are in use.
-	scratch    []*vec
+	scratchVec []*[64]vec // a stack of vecs for the closures' intermediate values
 	scratchTop int
+
+	mems        []*memory
+	tracked     []*region // the global regions with words
+	globalCells uint64    // cells of the tracked regions
+	smem        []byte    // the current block's shared memory
+	shared      []*region // the regions of smem
+	body        uint32    // counts block bodies: shared memory holds nothing from an earlier one
+	blockEpoch  uint32    // counts barrier intervals
+	warpEpoch   []uint32
+	intervals   *intervalTable // global memory's records of the current interval
+
+	steps    int // not yet added to the run's count
+	stop     bool
+	findings []finding
+	seq      int // problems found in the current block
+	fatalAt  order
+	seen     map[string]int // the finding of each position and kind
+}
+
+// order is a place in the sequential order of a launch: a block, and the
+// count of problems found in it so far.
+type order struct{ block, seq int }
+
+func (o order) before(p order) bool { return o.block < p.block || o.block == p.block && o.seq < p.seq }
+
+// never is after every place of a launch.
+var never = order{block: int(^uint(0) >> 1)}
+
+// finding is a problem found at a place of a launch.
+type finding struct {
+	at  order
+	key string
+	err error
 }
 
 func newMachine(p *program, blocks, threads int) *machine {
@@ -86,93 +112,112 @@ func newMachine(p *program, blocks, threads int) *machine {
 		prog:       p,
 		blocks:     blocks,
 		threads:    threads,
+		run:        newRun(nil),
 		mask:       1,
 		uniform:    make([]uint64, p.uniformSlots),
 		uniformDef: make([]bool, p.uniformSlots),
 		lanes:      make([]vec, p.laneSlots),
 		laneDef:    make([]uint32, p.laneSlots),
 		warpEpoch:  make([]uint32, (threads+warpSize-1)/warpSize),
-		seen:       map[string]bool{},
+		body:       1,
+		blockEpoch: 1,
+		fatalAt:    never,
+		seen:       map[string]int{},
 	}
 }
+
+// scratch returns a vec for an intermediate value, which the caller gives
+// back with release (closures release what they take, last first).
+func (m *machine) scratch() *vec {
+	chunk, i := m.scratchTop>>6, m.scratchTop&63
+	if chunk == len(m.scratchVec) {
+		m.scratchVec = append(m.scratchVec, new([64]vec))
+	}
+	m.scratchTop++
+	return &m.scratchVec[chunk][i]
+}
+
+// release gives back the last n vecs scratch returned.
+func (m *machine) release(n int) { m.scratchTop -= n }
 
 // report records a problem at pos, once per position and kind; a fatal
 // problem (or too many) stops the launch.
 func (m *machine) report(fatal bool, pos ir.Pos, kind, format string, args ...any) {
+	m.seq++
+	at := order{m.block, m.seq}
 	if fatal {
-		m.stop = true
+		m.halt()
+		if at.before(m.fatalAt) {
+			m.fatalAt = at
+		}
 	}
 	key := pos.String() + "\x00" + kind
-	if m.seen[key] {
+	if i, ok := m.seen[key]; ok {
+		// Blocks handed out in another order (see reversedBlocks) may
+		// find a problem before one of an earlier block.
+		if f := &m.findings[i]; at.before(f.at) {
+			f.at, f.err = at, ir.Errorf(pos, format, args...)
+		}
 		return
 	}
-	m.seen[key] = true
-	m.errs = append(m.errs, ir.Errorf(pos, format, args...))
-	if len(m.errs) >= maxErrors {
-		m.stop = true
+	m.seen[key] = len(m.findings)
+	m.findings = append(m.findings, finding{at: at, key: key, err: ir.Errorf(pos, format, args...)})
+	if len(m.findings) >= maxErrors {
+		m.halt()
 	}
 }
 
-func (m *machine) err() error { return errors.Join(m.errs...) }
+// halt stops this worker, and the blocks after the current one.
+func (m *machine) halt() {
+	m.stop = true
+	m.run.stopAfter(m.block)
+}
+
+func (m *machine) err() error {
+	errs := make([]error, len(m.findings))
+	for i, f := range m.findings {
+		errs[i] = f.err
+	}
+	return errors.Join(errs...)
+}
 
 // step counts one loop iteration against the launch's budget.
 func (m *machine) step(pos ir.Pos) bool {
-	m.steps++
-	if m.steps > maxLaunchSteps {
-		m.report(true, pos, "steps", "launch runs more than %d loop iterations: a loop does not terminate?", maxLaunchSteps)
+	if m.steps++; m.steps >= stepBatch {
+		m.countSteps(pos)
 	}
 	return !m.stop
 }
 
-// index checks the index bits x (of type t) of an access to mem and returns
-// it as an int.
-func (m *machine) index(mem *memory, t ir.Type, x uint64, pos ir.Pos, what string) (int, bool) {
-	i := signExtend(t, x)
-	if i < 0 || i >= int64(mem.n) || (t.IsUnsigned() && x >= uint64(mem.n)) {
-		m.report(true, pos, "bounds", "%s %s[%v] out of bounds (length %d)", what, mem.array.Name, ir.Value{T: t, Bits: x},
-			mem.n)
-		return 0, false
+// countSteps adds the worker's steps to the launch's, reporting a launch
+// that runs too many, and stops the worker when the launch is cancelled
+// or stopped before its block.
+func (m *machine) countSteps(pos ir.Pos) {
+	steps := m.run.steps.Add(int64(m.steps))
+	m.steps = 0
+	switch {
+	case steps > int64(maxLaunchSteps):
+		m.report(true, pos, "steps", "launch runs more than %d loop iterations: a loop does not terminate?", maxLaunchSteps)
+	case m.run.cancelled(m.prog.kernel.Name, "in", m.block, m.blocks):
+		m.stop = true
+	case m.block > m.run.last():
+		m.stop = true
 	}
-	return int(i), true
 }
 
-// track records an access of lane to mem[i] for race detection, on each
-// cell of the region the element covers, and reports a race or a read of
-// shared memory that the block body never wrote through mem.
-func (m *machine) track(mem *memory, i, lane int, kind accessKind, sameValue bool, value uint64, site int32) {
-	r := mem.region
-	if r == nil || r.shadow == nil {
-		return
-	}
-	thread := m.warpBase + lane
-	block := m.block
-	if r.shared {
-		block = m.sharedGen
-	}
-	a := access{
-		kind: kind, sameValue: sameValue, value: value, mem: mem.slot, block: block, thread: thread,
-		warp: thread / warpSize, blockEpoch: m.blockEpoch, warpEpoch: m.warpEpoch[thread/warpSize], site: site,
-	}
-	first := mem.cell + i*mem.cells
-	for cell := first; cell < first+mem.cells; cell++ {
-		s := r.shadow.at(cell)
-		if r.shared && kind != writeAccess {
-			m.checkWritten(mem, i, s, &a)
-		}
-		if c, race := s.record(&a, r.shared); race {
-			m.reportRace(mem, i, cell, &a, c)
-			return
-		}
-	}
+// outOfBounds reports an access to mem at index x, of type t, outside it.
+func (m *machine) outOfBounds(mem *memory, t ir.Type, x uint64, pos ir.Pos, what string) {
+	m.report(true, pos, "bounds", "%s %s[%v] out of bounds (length %d)", what, mem.array.Name, ir.Value{T: t, Bits: x},
+		mem.n)
 }
 
 // checkWritten reports a read or atomic of shared memory mem[i] whose cell
 // s the current block body has not written, or last wrote through another
 // array placed at the same bytes.
-func (m *machine) checkWritten(mem *memory, i int, s *shadow, a *access) {
+func (m *machine) checkWritten(mem *memory, i int, s *cellRecord, a *access) {
 	pos := m.prog.sites[a.site]
 	switch {
-	case s.block != int32(a.block+1) || s.flags&written == 0:
+	case s.body != a.body || s.flags&written == 0:
 		m.report(false, pos, "uninit", "%s of shared memory %s[%d] that this block never wrote", a.kind,
 			mem.array.Name, i)
 	case s.writer != mem.slot:
@@ -200,18 +245,47 @@ func (m *machine) reportRace(mem *memory, i, cell int, a *access, c conflict) {
 	switch {
 	case c.otherBlocks:
 		other = fmt.Sprintf("a %s by another block (blocks are not ordered within a launch)", c.kind)
-	case c.set.thread == severalThreads || c.set.warp == severalWarps:
+	case c.set.thread() < 0:
 		other = fmt.Sprintf("%ss%s by other threads (one at %s)", c.kind, through, m.prog.sites[c.set.site])
 	default:
-		other = fmt.Sprintf("a %s%s by thread %d at %s", c.kind, through, c.set.thread, m.prog.sites[c.set.site])
+		other = fmt.Sprintf("a %s%s by thread %d at %s", c.kind, through, c.set.thread(), m.prog.sites[c.set.site])
 	}
 	m.report(false, m.prog.sites[a.site], "race", "data race on %s[%d]: %s and %s, with no barrier between them%s",
 		mem.array.Name, i, here, other, note)
 }
 
+// nextEpoch starts a barrier interval of the block.
+func (m *machine) nextEpoch() {
+	if m.blockEpoch++; m.blockEpoch == 0 {
+		// After 2^32 intervals, records of the first could pass for the
+		// current one's.
+		m.blockEpoch = 1
+		if m.intervals != nil {
+			m.intervals.reset()
+		}
+		for _, r := range m.shared {
+			r.records.reset()
+		}
+	}
+	if m.intervals != nil {
+		m.intervals.enter(m.blockEpoch)
+	}
+}
+
+// nextBody starts a block body: shared memory holds nothing from the
+// earlier ones.
+func (m *machine) nextBody() {
+	if m.body++; m.body == 0 {
+		m.body = 1
+		for _, r := range m.shared {
+			r.records.reset()
+		}
+	}
+}
+
 // barrier ends the current barrier interval of the block (and of its warps).
 func (m *machine) barrier() {
-	m.blockEpoch++
+	m.nextEpoch()
 	for w := range m.warpEpoch {
 		m.warpEpoch[w]++
 	}

@@ -47,7 +47,15 @@ const maxSharedBytes = 64 << 20
 type region struct {
 	members []*memory
 	shared  bool
-	shadow  *shadowMemory // nil when nothing in the region is ever written
+	cells   int
+	// Global memory: the words of the cells (see words.go), nil when
+	// nothing in the region is ever written (then its cells are only read
+	// and need no checks), and the index of the region's first cell among
+	// the launch's global cells.
+	shadow *blockWords
+	base   uint64
+	// Shared memory: the records of the cells, of one block.
+	records *recordMemory
 }
 
 // names lists the arrays of the region.
@@ -68,7 +76,7 @@ func (r *region) sameBytes() string {
 }
 
 // place makes a region of the memories, at byte offsets start (from the
-// region's start) of a region of size bytes, with a shadow when some
+// region's start) of a region of size bytes, with race state when some
 // memory is written (always, for shared memory, whose reads are checked).
 func place(mems []*memory, start []int, size int, shared bool, written []bool) *region {
 	r := &region{members: mems, shared: shared}
@@ -78,13 +86,17 @@ func place(mems []*memory, start []int, size int, shared bool, written []bool) *
 			grain /= 2
 		}
 	}
-	track := shared
+	track := false
 	for i, mem := range mems {
 		mem.region, mem.cell, mem.cells = r, start[i]/grain, mem.elem/grain
 		track = track || written[mem.slot]
 	}
-	if track {
-		r.shadow = newShadowMemory((size+grain-1)/grain, shared)
+	r.cells = (size + grain - 1) / grain
+	switch {
+	case shared:
+		r.records = newRecordMemory(r.cells)
+	case track:
+		r.shadow = newBlockWords(r.cells)
 	}
 	return r
 }
@@ -113,7 +125,12 @@ func (m *machine) groupGlobals(mems []*memory) {
 		for i, mem := range group {
 			start[i] = int(address(mem.data) - base)
 		}
-		place(group, start, int(end-base), false, m.prog.written)
+		r := place(group, start, int(end-base), false, m.prog.written)
+		if r.shadow != nil {
+			r.base = m.globalCells
+			m.globalCells += uint64(r.cells)
+			m.tracked = append(m.tracked, r)
+		}
 		sorted = sorted[n:]
 	}
 }
@@ -166,6 +183,6 @@ func (m *machine) layoutShared(mems []*memory) error {
 	for i, mem := range mems {
 		mem.data = m.smem[start[i] : start[i]+mem.n*mem.elem]
 	}
-	place(mems, start, size, true, m.prog.written)
+	m.shared = []*region{place(mems, start, size, true, m.prog.written)}
 	return nil
 }

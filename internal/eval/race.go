@@ -1,5 +1,13 @@
 package eval
 
+// Race detection has two parts. Within a block, accesses are ordered by
+// its barriers: a cellRecord keeps, for one cell, the accesses of the
+// current barrier interval (and, for shared memory, what the block body
+// wrote). Between blocks nothing is ordered: a region's blockWords (see
+// words.go) keep, for every cell of global memory a launch writes, which
+// kinds of access which blocks made, so that conflicting accesses of two
+// blocks are found whichever block runs first.
+
 // accessKind is what an access does to memory.
 type accessKind uint8
 
@@ -22,194 +30,207 @@ func (k accessKind) String() string {
 // access is one access of one thread to one address, with the barrier
 // epochs of that thread.
 type access struct {
-	kind       accessKind
-	sameValue  bool   // a plain write that many threads may do with one value
 	value      uint64 // the value written
-	mem        int32  // the memory (index in machine.mems) accessed through
-	block      int    // the block; for shared memory, the block body's generation
-	thread     int
-	warp       int
 	blockEpoch uint32
 	warpEpoch  uint32
-	site       int32 // index of the accessing node's position
+	site       int32  // index of the accessing node's position
+	body       uint32 // for shared memory, the block body's generation
+	thread     int16
+	warp       int16
+	mem        int16 // the memory (index in machine.mems) accessed through
+	kind       accessKind
+	sameValue  bool // a plain write that many threads may do with one value
 }
 
 // accessSet summarises the accesses of one kind to one address in the
 // current barrier epoch of the current block. The zero value is empty.
 type accessSet struct {
-	warp      int16  // warp+1 of the accesses; 0: none; severalWarps
-	thread    int16  // thread of the accesses in the latest warp epoch, or severalThreads
+	// who is 0 for none, thread+1 for one thread (in the latest warp
+	// epoch), -(warp+1) for several threads of one warp, or severalWarps.
+	who       int16
+	mem       int16  // the memory a node that made one of the accesses went through
 	warpEpoch uint32 // latest warp epoch of the accesses (one warp only)
-	site      int32  // a node that made one of the accesses
-	mem       int32  // the memory that access went through
+	site      int32  // that node
 }
 
-const (
-	severalWarps   = -1
-	severalThreads = -1
-)
+// severalWarps is accessSet.who for accesses of several warps.
+const severalWarps = -warpSize - 1
+
+// warp returns the warp of the accesses of a set of one warp.
+func (s *accessSet) warp() int {
+	if s.who > 0 {
+		return int(s.who-1) / warpSize
+	}
+	return int(-s.who - 1)
+}
+
+// thread returns the thread of the accesses, -1 for several threads.
+func (s *accessSet) thread() int { return max(int(s.who)-1, -1) }
 
 // conflicts reports whether some access of the set is by another thread
 // and not ordered before a by a barrier.
 func (s *accessSet) conflicts(a *access) bool {
 	switch {
-	case s.warp == 0:
+	case s.who == 0:
 		return false
-	case s.warp == severalWarps || int(s.warp) != a.warp+1:
+	case s.who == severalWarps || s.warp() != int(a.warp):
 		return true
 	}
-	return s.warpEpoch == a.warpEpoch && int(s.thread) != a.thread
+	return s.warpEpoch == a.warpEpoch && s.who != a.thread+1
 }
 
 func (s *accessSet) add(a *access) {
 	switch {
-	case s.warp == 0:
-		*s = accessSet{warp: int16(a.warp + 1), thread: int16(a.thread), warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
-	case s.warp == severalWarps:
-	case int(s.warp) != a.warp+1:
-		s.warp = severalWarps
+	case s.who == 0:
+		*s = accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
+	case s.who == severalWarps:
+	case s.warp() != int(a.warp):
+		s.who = severalWarps
 	case s.warpEpoch != a.warpEpoch:
-		s.warpEpoch, s.thread, s.site, s.mem = a.warpEpoch, int16(a.thread), a.site, a.mem
-	case int(s.thread) != a.thread:
-		s.thread = severalThreads
+		s.warpEpoch, s.who, s.site, s.mem = a.warpEpoch, a.thread+1, a.site, a.mem
+	case s.who != a.thread+1:
+		s.who = -a.warp - 1
 	}
 }
 
-// Flags of a shadow: what earlier blocks did (prev), what the current block
-// did in any epoch (blk), and more.
+// Flags of a cellRecord.
 const (
-	prevRead uint16 = 1 << iota
-	prevWrite
-	prevAtomic
-	prevMixed // plain writes that were not all SameValue writes of one value
-	blkRead
-	blkWrite
-	blkAtomic
-	blkMixed
-	epochMixed // like prevMixed, for the plain writes of the current epoch
-	written    // written by the current block (shared memory)
-
-	prevFlags  = prevRead | prevWrite | prevAtomic | prevMixed
-	blkToPrev  = 4 // shift from the blk flags to the prev flags
-	blockFlags = blkRead | blkWrite | blkAtomic | blkMixed
+	epochMixed uint8 = 1 << iota // the plain writes of the epoch were not all SameValue writes of one value
+	written                      // written by the current block body (shared memory)
 )
 
-// shadow is the race-detection state of one address (a cell of a
-// region). The zero value is an address nobody touched.
-type shadow struct {
-	block   int32  // block+1 of the sets below; 0: none
-	epoch   uint32 // block epoch of the sets below
-	reads   accessSet
-	writes  accessSet // plain writes
-	atomics accessSet
-	value   uint64 // the value of the latest SameValue write
-	writer  int32  // the memory the latest write or atomic of the block went through
-	flags   uint16
+// cellRecord is the state of one cell within a block: the accesses of the
+// current barrier interval and, for shared memory, what the current block
+// body wrote. The zero value is a cell nobody touched.
+type cellRecord struct {
+	epoch  uint32       // block epoch of the sets below
+	body   uint32       // shared memory: the block body of written and writer
+	value  uint64       // the value of the latest SameValue write of the epoch
+	sets   [3]accessSet // the accesses of the epoch, by kind (plain writes: writeAccess)
+	writer int16        // the memory the latest write or atomic of the block body went through
+	flags  uint8
 }
 
 // conflict describes an earlier access that races with a new one.
 type conflict struct {
 	kind        accessKind
-	set         *accessSet // nil: an access by an earlier block
+	set         *accessSet // nil: an access by another block
 	otherBlocks bool
 }
 
-// enter brings the shadow to a's block and epoch. Shadows of shared memory
-// (perBlock) start afresh in each block.
-func (s *shadow) enter(a *access, perBlock bool) {
-	block := int32(a.block + 1)
+// record checks a against the earlier accesses of its epoch, records it,
+// and returns the earlier access it races with, if any. A record of an
+// earlier epoch keeps what the block body wrote (for shared memory,
+// perBody; a record of an earlier block body keeps nothing).
+func (s *cellRecord) record(a *access, perBody bool) (c conflict, race bool) {
 	switch {
-	case s.block != block && perBlock:
-		*s = shadow{block: block, epoch: a.blockEpoch}
-	case s.block != block:
-		s.flags = s.flags&prevFlags | (s.flags&blockFlags)>>blkToPrev
-		s.block, s.epoch = block, a.blockEpoch
-		s.reads, s.writes, s.atomics = accessSet{}, accessSet{}, accessSet{}
+	case perBody && s.body != a.body:
+		*s = cellRecord{body: a.body}
+		s.first(a)
+		return c, false
 	case s.epoch != a.blockEpoch:
-		s.epoch = a.blockEpoch
-		s.reads, s.writes, s.atomics = accessSet{}, accessSet{}, accessSet{}
-		s.flags &^= epochMixed
+		s.first(a)
+		return c, false
 	}
-}
-
-// record checks a against the earlier accesses, records it, and returns the
-// earlier access it races with, if any.
-func (s *shadow) record(a *access, perBlock bool) (c conflict, race bool) {
-	s.enter(a, perBlock)
-	c, race = s.check(a)
-	if race && c.set != nil {
+	if c, race = s.check(a); race {
 		earlier := *c.set // as it was before a joins it
 		c.set = &earlier
 	}
-	switch a.kind {
-	case readAccess:
-		s.reads.add(a)
-		s.flags |= blkRead
-	case atomicAccess:
-		s.atomics.add(a)
-		s.flags |= blkAtomic | written
-		s.writer = a.mem
-	case writeAccess:
+	s.note(a)
+	return c, race
+}
+
+// alone reports whether the accesses of the epoch are all by a's thread in
+// a's warp epoch, so that a races with none of them.
+func (s *cellRecord) alone(a *access) bool {
+	for k := range s.sets {
+		if set := &s.sets[k]; set.who != 0 && (set.who != a.thread+1 || set.warpEpoch != a.warpEpoch) {
+			return false
+		}
+	}
+	return true
+}
+
+// note records a, an access of the record's epoch.
+func (s *cellRecord) note(a *access) {
+	if a.kind == writeAccess {
 		switch {
 		case !a.sameValue:
-			s.flags |= epochMixed | blkMixed
-		case s.value != a.value:
-			if s.writes.warp != 0 {
-				s.flags |= epochMixed
-			}
-			if s.flags&(blkWrite|prevWrite) != 0 {
-				s.flags |= blkMixed
-			}
+			s.flags |= epochMixed
+		case s.value != a.value && s.sets[writeAccess].who != 0:
+			s.flags |= epochMixed
 		}
 		if a.sameValue {
 			s.value = a.value
 		}
-		s.writes.add(a)
-		s.flags |= blkWrite | written
+	}
+	if a.kind != readAccess {
+		s.flags |= written
 		s.writer = a.mem
 	}
-	return c, race
+	s.sets[a.kind].add(a)
 }
 
-func (s *shadow) check(a *access) (conflict, bool) {
-	sameAsBefore := func(mixed uint16) bool { return a.sameValue && s.flags&mixed == 0 && s.value == a.value }
-	prevWrites := s.flags&prevWrite != 0 && !(a.kind == writeAccess && sameAsBefore(prevMixed))
+// first records a as the first access of its epoch.
+func (s *cellRecord) first(a *access) {
+	s.epoch = a.blockEpoch
+	s.sets = [3]accessSet{}
+	s.sets[a.kind] = accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
+	s.flags &^= epochMixed
+	switch a.kind {
+	case writeAccess:
+		if a.sameValue {
+			s.value = a.value
+		} else {
+			s.flags |= epochMixed
+		}
+		fallthrough
+	case atomicAccess:
+		s.flags |= written
+		s.writer = a.mem
+	}
+}
+
+func (s *cellRecord) check(a *access) (conflict, bool) {
+	write := a.kind == writeAccess
+	sameAsBefore := write && a.sameValue && s.flags&epochMixed == 0 && s.value == a.value
 	switch {
-	case prevWrites:
-		return conflict{kind: writeAccess, otherBlocks: true}, true
-	case a.kind == writeAccess && s.flags&prevRead != 0:
-		return conflict{kind: readAccess, otherBlocks: true}, true
-	case a.kind == writeAccess && s.flags&prevAtomic != 0:
-		return conflict{kind: atomicAccess, otherBlocks: true}, true
-	case s.writes.conflicts(a) && !(a.kind == writeAccess && sameAsBefore(epochMixed)):
-		return conflict{kind: writeAccess, set: &s.writes}, true
-	case a.kind == writeAccess && s.reads.conflicts(a):
-		return conflict{kind: readAccess, set: &s.reads}, true
-	case a.kind == writeAccess && s.atomics.conflicts(a):
-		return conflict{kind: atomicAccess, set: &s.atomics}, true
+	case s.sets[writeAccess].conflicts(a) && !sameAsBefore:
+		return conflict{kind: writeAccess, set: &s.sets[writeAccess]}, true
+	case write && s.sets[readAccess].conflicts(a):
+		return conflict{kind: readAccess, set: &s.sets[readAccess]}, true
+	case write && s.sets[atomicAccess].conflicts(a):
+		return conflict{kind: atomicAccess, set: &s.sets[atomicAccess]}, true
 	}
 	return conflict{}, false
 }
 
-// shadowPageBits sets the size of the pages of a shadowMemory.
-const shadowPageBits = 10
+// recordPageBits sets the size of the pages of a recordMemory.
+const recordPageBits = 10
 
-// shadowMemory is the shadow of the cells of one region, allocated in
-// pages as they are touched.
-type shadowMemory struct {
-	pages    [][]shadow
-	perBlock bool // shared memory: each block (each block body) has its own
+// recordMemory is the records of the cells of one shared region of one
+// block, allocated in pages as they are touched.
+type recordMemory struct {
+	pages [][]cellRecord
 }
 
-func newShadowMemory(n int, perBlock bool) *shadowMemory {
-	return &shadowMemory{pages: make([][]shadow, (n>>shadowPageBits)+1), perBlock: perBlock}
+func newRecordMemory(n int) *recordMemory {
+	return &recordMemory{pages: make([][]cellRecord, (n>>recordPageBits)+1)}
 }
 
-func (sm *shadowMemory) at(i int) *shadow {
-	p := sm.pages[i>>shadowPageBits]
+func (rm *recordMemory) at(i int) *cellRecord {
+	p := rm.pages[i>>recordPageBits]
 	if p == nil {
-		p = make([]shadow, 1<<shadowPageBits)
-		sm.pages[i>>shadowPageBits] = p
+		p = make([]cellRecord, 1<<recordPageBits)
+		rm.pages[i>>recordPageBits] = p
 	}
-	return &p[i&(1<<shadowPageBits-1)]
+	return &p[i&(1<<recordPageBits-1)]
+}
+
+// reset forgets every record, for when the block bodies' generation
+// counter wraps around.
+func (rm *recordMemory) reset() {
+	for _, p := range rm.pages {
+		clear(p)
+	}
 }

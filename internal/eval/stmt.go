@@ -132,10 +132,11 @@ func (c *compiler) assign(v *ir.Var, value ir.Expr, sc *scope) stmtFn {
 	}
 	set := setter(slot, lane)
 	return func(m *machine) {
-		var tmp vec
-		if val(m, &tmp); !m.stop {
-			set(m, m.mask, &tmp)
+		tmp := m.scratch()
+		if val(m, tmp); !m.stop {
+			set(m, m.mask, tmp)
 		}
+		m.release(1)
 	}
 }
 
@@ -166,19 +167,11 @@ func (c *compiler) store(s *ir.Store, sc *scope) stmtFn {
 	}
 	pos, same, site := sc.pos, s.SameValue, c.site(sc.pos)
 	return func(m *machine) {
-		var iv, vv vec
-		index(m, &iv)
-		value(m, &vv)
-		mem := m.mems[mi]
-		for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
-			l := bits.TrailingZeros32(mask)
-			i, ok := m.index(mem, ti, iv[l], pos, "write to")
-			if !ok {
-				return
-			}
-			storeBits(mem.data, mem.elem, i, vv[l])
-			m.track(mem, i, l, writeAccess, same, vv[l], site)
-		}
+		iv, vv := m.scratch(), m.scratch()
+		index(m, iv)
+		value(m, vv)
+		m.storeLanes(m.mems[mi], ti, iv, vv, same, pos, site)
+		m.release(2)
 	}
 }
 
@@ -218,10 +211,13 @@ func (c *compiler) ifStmt(s *ir.If, sc *scope) stmtFn {
 	}
 	if sc.uniform() {
 		return func(m *machine) {
-			var cv vec
-			switch cond(m, &cv); {
+			cv := m.scratch()
+			cond(m, cv)
+			taken := cv[0] != 0
+			m.release(1)
+			switch {
 			case m.stop:
-			case cv[0] != 0:
+			case taken:
 				then(m)
 			default:
 				els(m)
@@ -229,11 +225,14 @@ func (c *compiler) ifStmt(s *ir.If, sc *scope) stmtFn {
 		}
 	}
 	return func(m *machine) {
-		var cv vec
-		if cond(m, &cv); m.stop {
+		cv := m.scratch()
+		cond(m, cv)
+		holds := lanesHolding(cv)
+		m.release(1)
+		if m.stop {
 			return
 		}
-		saved, holds := m.mask, lanesHolding(&cv)
+		saved := m.mask
 		if m.mask = saved & holds; m.mask != 0 {
 			then(m)
 		}
@@ -271,8 +270,9 @@ func (c *compiler) forStmt(s *ir.For, sc *scope) stmtFn {
 	}
 	pos, set := sc.pos, setter(slot, lane)
 	return func(m *machine) {
-		var cv, iv vec
-		if count(m, &cv); m.stop {
+		cv, iv := m.scratch(), m.scratch()
+		defer m.release(2)
+		if count(m, cv); m.stop {
 			return
 		}
 		saved := m.mask
@@ -287,9 +287,9 @@ func (c *compiler) forStmt(s *ir.For, sc *scope) stmtFn {
 			if active == 0 || !m.step(pos) {
 				break
 			}
-			broadcast(&iv, i)
+			broadcast(iv, i)
 			m.mask = active
-			set(m, active, &iv)
+			set(m, active, iv)
 			if body(m); m.stop {
 				break
 			}
@@ -307,12 +307,13 @@ func (c *compiler) while(s *ir.While, sc *scope) stmtFn {
 	pos := sc.pos
 	return func(m *machine) {
 		saved := m.mask
+		cv := m.scratch()
+		defer m.release(1)
 		for n := 0; ; n++ {
-			var cv vec
-			if cond(m, &cv); m.stop {
+			if cond(m, cv); m.stop {
 				break
 			}
-			if m.mask &= lanesHolding(&cv); m.mask == 0 {
+			if m.mask &= lanesHolding(cv); m.mask == 0 {
 				break
 			}
 			if n == maxLoopSteps {

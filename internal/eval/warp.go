@@ -70,9 +70,10 @@ func (c *compiler) shuffle(s *ir.Shuffle, sc *scope) stmtFn {
 	}
 	pos, mode := sc.pos, s.Mode
 	return func(m *machine) {
-		var vv, lv, res vec
-		value(m, &vv)
-		lane(m, &lv)
+		vv, lv, res := m.scratch(), m.scratch(), m.scratch()
+		defer m.release(3)
+		value(m, vv)
+		lane(m, lv)
 		if m.stop || !wholeWarp(m, pos, "shuffle") {
 			return
 		}
@@ -85,7 +86,7 @@ func (c *compiler) shuffle(s *ir.Shuffle, sc *scope) stmtFn {
 			}
 			res[l] = vv[src]
 		}
-		set(m, fullMask, &res)
+		set(m, fullMask, res)
 	}
 }
 
@@ -100,11 +101,12 @@ func (c *compiler) ballot(s *ir.Ballot, sc *scope) stmtFn {
 	}
 	pos := sc.pos
 	return func(m *machine) {
-		var pv, res vec
-		if pred(m, &pv); m.stop || !wholeWarp(m, pos, "ballot") {
+		pv, res := m.scratch(), m.scratch()
+		defer m.release(2)
+		if pred(m, pv); m.stop || !wholeWarp(m, pos, "ballot") {
 			return
 		}
-		broadcast(&res, uint64(lanesHolding(&pv)))
-		set(m, fullMask, &res)
+		broadcast(res, uint64(lanesHolding(pv)))
+		set(m, fullMask, res)
 	}
 }

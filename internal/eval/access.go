@@ -1,0 +1,266 @@
+package eval
+
+import (
+	"math/bits"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// Accesses to memory are made for the active lanes of a warp at once, lane
+// after lane: each lane's index is checked, its access made and then
+// checked for races, so that the problems are found in the order a
+// statement makes them.
+
+// inBounds returns index x (of type t) of mem as an int, and whether it
+// lies in mem. A negative index (or an unsigned one of 2^63 or more) is a
+// large unsigned number.
+func inBounds(mem *memory, t ir.Type, x uint64) (int, bool) {
+	i := signExtend(t, x)
+	return int(i), uint64(i) < uint64(mem.n)
+}
+
+// warpAccess returns what the accesses of one statement to mem by the
+// current warp have in common; the thread (and value) are each lane's.
+func (m *machine) warpAccess(mem *memory, kind accessKind, sameValue bool, site int32) access {
+	w := m.warpBase / warpSize
+	return access{kind: kind, sameValue: sameValue, mem: mem.slot, body: m.body, warp: int16(w),
+		blockEpoch: m.blockEpoch, warpEpoch: m.warpEpoch[w], site: site}
+}
+
+// loadLanes replaces the index (of type t) in out of every active lane by
+// the element of mem it reads.
+func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site int32) {
+	r := mem.region
+	switch {
+	case r != nil && r.shadow != nil:
+		a := m.warpAccess(mem, readAccess, false, site)
+		var h heldLock
+		defer h.free()
+		for mask := m.mask; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := inBounds(mem, t, out[l])
+			if !ok {
+				m.outOfBounds(mem, t, out[l], pos, "read of")
+				return
+			}
+			a.thread = int16(m.warpBase + l)
+			out[l] = m.global(&h, mem, i, &a, nil, 0, 0)
+		}
+	case r != nil && r.shared:
+		a := m.warpAccess(mem, readAccess, false, site)
+		for mask := m.mask; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := inBounds(mem, t, out[l])
+			if !ok {
+				m.outOfBounds(mem, t, out[l], pos, "read of")
+				return
+			}
+			out[l] = loadBits(mem.data, mem.elem, i)
+			a.thread = int16(m.warpBase + l)
+			if mem.cells == 1 {
+				s := r.records.at(mem.cell + i)
+				if s.body == a.body && s.flags&written != 0 && s.writer == a.mem {
+					switch {
+					case s.epoch != a.blockEpoch:
+						s.first(&a) // nothing to race with
+						continue
+					case s.sets[writeAccess].who == 0:
+						s.sets[readAccess].add(&a) // reads race with writes only
+						continue
+					}
+				}
+			}
+			m.sharedAccess(mem, i, &a)
+		}
+	default:
+		for mask := m.mask; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := inBounds(mem, t, out[l])
+			if !ok {
+				m.outOfBounds(mem, t, out[l], pos, "read of")
+				return
+			}
+			out[l] = loadBits(mem.data, mem.elem, i)
+		}
+	}
+}
+
+// storeLanes writes the value in val of every active lane to the element
+// of mem its index (of type t) in idx names.
+func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bool, pos ir.Pos, site int32) {
+	a := m.warpAccess(mem, writeAccess, sameValue, site)
+	r := mem.region
+	var h heldLock
+	defer h.free()
+	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		i, ok := inBounds(mem, t, idx[l])
+		if !ok {
+			m.outOfBounds(mem, t, idx[l], pos, "write to")
+			return
+		}
+		a.thread, a.value = int16(m.warpBase+l), val[l]
+		if !r.shared {
+			m.global(&h, mem, i, &a, nil, 0, 0)
+			continue
+		}
+		storeBits(mem.data, mem.elem, i, val[l])
+		if mem.cells == 1 {
+			s := r.records.at(mem.cell + i)
+			if s.body != a.body {
+				*s = cellRecord{body: a.body}
+				s.first(&a)
+				continue
+			}
+			if s.epoch != a.blockEpoch {
+				s.first(&a)
+				continue
+			}
+			if s.alone(&a) {
+				s.note(&a)
+				continue
+			}
+		}
+		m.sharedAccess(mem, i, &a)
+	}
+}
+
+// atomicLanes applies fn, with the operand in val and comparand in cmp, to
+// the element of mem the index (of type t) in idx names, for every active
+// lane; it leaves the elements' old values in old and returns the lanes
+// that made their access.
+func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, fn atomicFn, pos ir.Pos, site int32) uint32 {
+	a := m.warpAccess(mem, atomicAccess, false, site)
+	var h heldLock
+	defer h.free()
+	done := uint32(0)
+	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		i, ok := inBounds(mem, t, idx[l])
+		if !ok {
+			m.outOfBounds(mem, t, idx[l], pos, "atomic on")
+			break
+		}
+		a.thread = int16(m.warpBase + l)
+		if mem.region.shared {
+			old[l] = loadBits(mem.data, mem.elem, i)
+			storeBits(mem.data, mem.elem, i, fn(old[l], val[l], cmp[l]))
+			m.sharedAccess(mem, i, &a)
+		} else {
+			old[l] = m.global(&h, mem, i, &a, fn, val[l], cmp[l])
+		}
+		done |= 1 << l
+	}
+	return done
+}
+
+// global makes access a to element i of global memory mem, which some
+// statement of the launch writes (an atomic applies fn to operand and
+// compare), while h holds the lock of the element's cells, and checks it
+// against the other blocks' accesses and the block's own. It returns the
+// element's value before the access.
+func (m *machine) global(h *heldLock, mem *memory, i int, a *access, fn atomicFn, operand, compare uint64) uint64 {
+	if mem.cells > 1 {
+		return m.globalWide(h, mem, i, a, fn, operand, compare)
+	}
+	r := mem.region
+	cell := mem.cell + i
+	w, l := r.shadow.at(cell)
+	h.take(l)
+	old := loadBits(mem.data, mem.elem, i)
+	switch a.kind {
+	case writeAccess:
+		storeBits(mem.data, mem.elem, i, a.value)
+	case atomicAccess:
+		storeBits(mem.data, mem.elem, i, fn(old, operand, compare))
+	}
+	v := *w
+	nv, c, race := betweenBlocks(v, uint32(m.block-m.run.phase)+1, a, old)
+	*w = nv
+	if v&ownerMask == 0 {
+		m.intervals.first(r.base+uint64(cell), a)
+	} else if rec, fresh := m.intervals.lookUp(r.base + uint64(cell)); fresh {
+		rec.first(a)
+	} else if cb, raceInBlock := rec.record(a, false); raceInBlock && !race {
+		c, race = cb, true
+	}
+	if race {
+		m.reportRace(mem, i, cell, a, c)
+	}
+	return old
+}
+
+// globalWide is global for an element of several cells, which may lie in
+// two groups: it takes their locks in order.
+func (m *machine) globalWide(h *heldLock, mem *memory, i int, a *access, fn atomicFn, operand, compare uint64) uint64 {
+	h.free()
+	r := mem.region
+	first := mem.cell + i*mem.cells
+	// An element is at most 8 cells, so its cells lie in at most two
+	// groups, taken in order.
+	var words [8]*uint32
+	var held [2]heldLock
+	defer held[0].free()
+	defer held[1].free()
+	for k := range mem.cells {
+		var l *uint32
+		words[k], l = r.shadow.at(first + k)
+		if held[0].lock == nil {
+			held[0].take(l)
+		} else if held[0].lock != l {
+			held[1].take(l)
+		}
+	}
+	old := loadBits(mem.data, mem.elem, i)
+	switch a.kind {
+	case writeAccess:
+		storeBits(mem.data, mem.elem, i, a.value)
+	case atomicAccess:
+		storeBits(mem.data, mem.elem, i, fn(old, operand, compare))
+	}
+	var c conflict
+	raceCell := -1
+	for k := range mem.cells {
+		v, ck, race := betweenBlocks(*words[k], uint32(m.block-m.run.phase)+1, a, old)
+		*words[k] = v
+		if race && raceCell < 0 {
+			c, raceCell = ck, first+k
+		}
+	}
+	held[0].free()
+	held[1].free()
+	for k := range mem.cells {
+		rec, fresh := m.intervals.lookUp(r.base + uint64(first+k))
+		if fresh {
+			rec.first(a)
+		} else if ck, race := rec.record(a, false); race && raceCell < 0 {
+			c, raceCell = ck, first+k
+		}
+	}
+	if raceCell >= 0 {
+		m.reportRace(mem, i, raceCell, a, c)
+	}
+	return old
+}
+
+// sharedAccess checks access a to element i of shared memory mem, on each
+// cell of the region the element covers, and reports a race or a read of
+// shared memory that the block body never wrote through mem.
+func (m *machine) sharedAccess(mem *memory, i int, a *access) {
+	r := mem.region
+	first := mem.cell + i*mem.cells
+	for cell := first; cell < first+mem.cells; cell++ {
+		s := r.records.at(cell)
+		if a.kind != writeAccess && (s.body != a.body || s.flags&written == 0 || s.writer != mem.slot) {
+			m.checkWritten(mem, i, s, a)
+		}
+		if s.body == a.body && s.epoch != a.blockEpoch {
+			s.first(a) // nothing to race with
+			continue
+		}
+		if c, race := s.record(a, true); race {
+			m.reportRace(mem, i, cell, a, c)
+			return
+		}
+	}
+}
