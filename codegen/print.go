@@ -15,7 +15,7 @@ import (
 // depends only on the kernel, so the same kernel always prints the same
 // bytes.
 func Print(k *ir.Kernel) string {
-	p := &printer{k: k}
+	p := &printer{k: k, names: newNameSupply(k)}
 	p.kernel()
 	return p.b.String()
 }
@@ -25,7 +25,7 @@ type printer struct {
 	k     *ir.Kernel
 	b     strings.Builder
 	depth int
-	temps int // temps named so far
+	names *nameSupply // names the temps
 	// known holds the conditions of the enclosing ifs that still hold
 	// where the printer is: a store or atomic they already guard is not
 	// guarded again.
@@ -103,8 +103,7 @@ func (p *printer) prepare(exprs []ir.Expr, once ...bool) []ir.Expr {
 // emitTemps names and prints the temps of a hoisted statement.
 func (p *printer) emitTemps(h hoisted) {
 	for _, t := range h.temps {
-		t.v.Name = fmt.Sprintf("t%d_", p.temps)
-		p.temps++
+		t.v.Name = p.names.next()
 	}
 	for _, t := range h.temps {
 		p.line("const %s %s = %s;", cType(t.v.T), t.v.Name, expr(t.value))
@@ -135,8 +134,7 @@ func (p *printer) stmt(s ir.Stmt) {
 		if c, ok := e[0].(*ir.Var); ok && assigned(s.Body, c) {
 			// The count is read once, before the loop, even if the body
 			// changes the variable it comes from.
-			count = fmt.Sprintf("t%d_", p.temps)
-			p.temps++
+			count = p.names.next()
 			p.line("const %s %s = %s;", cType(c.T), count, c.Name)
 		}
 		v := s.Var.Name

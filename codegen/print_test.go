@@ -282,3 +282,16 @@ func TestPrintForCountReadOnce(t *testing.T) {
 	src, _ := mustCUDA(t, kern)
 	contains(t, src, "const unsigned int t0_ = n;\n", "k < t0_; k++")
 }
+
+// TestPrintTempsAreNotNamedLikeALoopCounter checks the name of the temp
+// holding a grid loop's count when the loop's index is named t0, which
+// makes its counter t0_.
+func TestPrintTempsAreNotNamedLikeALoopCounter(t *testing.T) {
+	out := global("out", ir.Uint32, ir.Output, 2)
+	i, n := v("t0", ir.Uint32), v("n", ir.Uint32)
+	k := kernel("counter", []*ir.Array{out}, nil,
+		forAll(ir.GridThreads, i, bin(ir.Add, n, u32(1)), 10, store(out, i, u32(1), 11)))
+	k.Params = append(k.Params, ir.Param{Scalar: n})
+	src, _ := mustCUDA(t, k)
+	contains(t, src, "const unsigned int t1_ = n + 1u;\n", "t0_ < t1_;")
+}
