@@ -7,7 +7,7 @@
 // revealed no division by zero or out-of-range shift, and the shared-memory
 // layout (check.PlaceShared). Print writes a compiled kernel as readable,
 // deterministic CUDA C: repeated subexpressions become locals, deep ones are
-// cut into locals, and the time it takes is linear in the size of the
-// kernel. Prelude is a header that lets clang check that text without the
+// cut into locals, a local never assigned after its declaration is const,
+// and the time it takes is linear in the size of the kernel. Prelude is a header that lets clang check that text without the
 // CUDA toolkit.
 package codegen

@@ -15,7 +15,7 @@ import (
 // depends only on the kernel, so the same kernel always prints the same
 // bytes.
 func Print(k *ir.Kernel) string {
-	p := &printer{k: k, names: newNameSupply(k)}
+	p := &printer{k: k, names: newNameSupply(k), assigned: assignedVars(k.Body)}
 	p.kernel()
 	return p.b.String()
 }
@@ -26,6 +26,9 @@ type printer struct {
 	b     strings.Builder
 	depth int
 	names *nameSupply // names the temps
+	// assigned holds the variables assigned after their declaration: the
+	// others print as const.
+	assigned map[*ir.Var]bool
 	// known holds the conditions of the enclosing ifs that still hold
 	// where the printer is: a store or atomic they already guard is not
 	// guarded again.
@@ -114,7 +117,11 @@ func (p *printer) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case *ir.Decl:
 		e := p.prepare([]ir.Expr{s.Init})
-		p.line("%s %s = %s;", cType(s.Var.T), s.Var.Name, expr(e[0]))
+		qual := "const "
+		if p.assigned[s.Var] {
+			qual = ""
+		}
+		p.line("%s%s %s = %s;", qual, cType(s.Var.T), s.Var.Name, expr(e[0]))
 	case *ir.Assign:
 		e := p.prepare([]ir.Expr{s.Value})
 		p.line("%s = %s;", s.Var.Name, expr(e[0]))
@@ -257,6 +264,28 @@ func (p *printer) ifChain(s *ir.If) {
 		p.line("}")
 		return
 	}
+}
+
+// assignedVars returns the variables body assigns: by Assign, or as the
+// result of an atomic, a shuffle or a ballot.
+func assignedVars(body []ir.Stmt) map[*ir.Var]bool {
+	vars := map[*ir.Var]bool{}
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Assign:
+			vars[s.Var] = true
+		case *ir.Atomic:
+			if s.Result != nil {
+				vars[s.Result] = true
+			}
+		case *ir.Shuffle:
+			vars[s.Result] = true
+		case *ir.Ballot:
+			vars[s.Result] = true
+		}
+		return true
+	})
+	return vars
 }
 
 // assigned reports whether body assigns v anywhere.

@@ -295,3 +295,15 @@ func TestPrintTempsAreNotNamedLikeALoopCounter(t *testing.T) {
 	src, _ := mustCUDA(t, k)
 	contains(t, src, "const unsigned int t1_ = n + 1u;\n", "t0_ < t1_;")
 }
+
+// TestPrintDeclaresUnassignedLocalsConst checks that a local is const
+// unless something assigns it later: an Assign, an atomic's result, a
+// shuffle or a ballot.
+func TestPrintDeclaresUnassignedLocalsConst(t *testing.T) {
+	src, _ := mustCUDA(t, loopKernel())
+	contains(t, src, "const unsigned long long k64 = (unsigned long long)acc;\n", "  int acc = ")
+	src, _ = mustCUDA(t, atomicKernel(ir.Uint32))
+	contains(t, src, "  unsigned int r = 3u;\n")
+	src, _ = mustCUDA(t, shuffleKernel(ir.Int32))
+	contains(t, src, "  int x = in[i];\n", "  unsigned int m = 0u;\n")
+}
