@@ -94,9 +94,9 @@ func (p *printer) block(body []ir.Stmt) {
 	p.depth--
 }
 
-// prepare hoists the repeated subexpressions of a statement's expressions
-// (and those marked once) into temps, prints the temps, and returns the
-// expressions to print.
+// prepare hoists the expressions of a statement marked once, and the
+// parts of deep ones, into temps (see hoist), prints the temps, and
+// returns the expressions to print.
 func (p *printer) prepare(exprs []ir.Expr, once ...bool) []ir.Expr {
 	h := hoist(exprs, once)
 	p.emitTemps(h)
