@@ -38,8 +38,7 @@ import "github.com/obsidian-go/obsidian/ir"
 func eliminateCommonSubexpressions(k *ir.Kernel) {
 	c := &cse{
 		numbering:  newNumbering(),
-		reads:      map[int]*readSet{},
-		divisors:   map[int][]int{},
+		changed:    map[int]changeTime{},
 		visible:    map[int]*binding{},
 		varChanged: map[*ir.Var]int{},
 		arrChanged: map[*ir.Array]int{},
@@ -67,11 +66,9 @@ type binding struct {
 // while it is.
 type region struct{ active bool }
 
-// readSet is what an expression reads that a statement may change.
-type readSet struct {
-	vars   []*ir.Var
-	arrays []*ir.Array // loaded from
-}
+// changeTime is the result of changedAt for an expression, computed at
+// time now.
+type changeTime struct{ now, at int }
 
 // changes is what running some statements may change.
 type changes struct {
@@ -83,13 +80,12 @@ type changes struct {
 // cse holds the analysis of one kernel.
 type cse struct {
 	*numbering
-	reads      map[int]*readSet  // by structural id
-	divisors   map[int][]int     // by structural id: see divisorsOf
-	visible    map[int]*binding  // by structural id: the latest binding
-	now        int               // the time: advanced by every change
-	varChanged map[*ir.Var]int   // when each variable last changed
-	arrChanged map[*ir.Array]int // when each array was last written
-	synced     int               // when the last barrier was passed
+	changed    map[int]changeTime // by structural id: see changedAt
+	visible    map[int]*binding   // by structural id: the latest binding
+	now        int                // the time: advanced by every change
+	varChanged map[*ir.Var]int    // when each variable last changed
+	arrChanged map[*ir.Array]int  // when each array was last written
+	synced     int                // when the last barrier was passed
 	defs       map[ir.Expr]*binding
 	uses       map[ir.Expr]*binding
 	// definedAt lists the bindings each statement computes.
@@ -187,7 +183,7 @@ func (c *cse) compute(s ir.Stmt, r *region) {
 			return
 		}
 		id := c.number(e)
-		if b := c.lookup(id); b != nil {
+		if b := c.lookup(id, e); b != nil {
 			c.use(e, b)
 			return
 		}
@@ -207,9 +203,7 @@ func (c *cse) compute(s ir.Stmt, r *region) {
 	}
 	divisors := map[int]bool{}
 	for _, e := range headers {
-		for _, d := range c.divisorsOf(c.number(e), e) {
-			divisors[d] = true
-		}
+		c.addDivisors(e, divisors)
 	}
 	for _, e := range sometimes {
 		c.speculate(e, s, r, divisors)
@@ -237,7 +231,7 @@ func (c *cse) speculate(e ir.Expr, s ir.Stmt, r *region, divisors map[int]bool) 
 		return true
 	}
 	id := c.number(e)
-	if b := c.lookup(id); b != nil {
+	if b := c.lookup(id, e); b != nil {
 		c.use(e, b)
 		return true
 	}
@@ -278,23 +272,17 @@ func (c *cse) mayFail(e ir.Expr, divisors map[int]bool) bool {
 	return false
 }
 
-// divisorsOf returns the structural ids of the divisors of the unsigned
-// divisions that e, of structural id id, always evaluates.
-func (c *cse) divisorsOf(id int, e ir.Expr) []int {
-	if ds, ok := c.divisors[id]; ok {
-		return ds
-	}
-	var ds []int
+// addDivisors adds to divisors the structural ids of the divisors of the
+// unsigned divisions that e always evaluates.
+func (c *cse) addDivisors(e ir.Expr, divisors map[int]bool) {
 	if b, ok := e.(*ir.Binary); ok {
 		if o := b.Op.Operation(); o != nil && o.FaultsFor(b.X.Type()) == ir.DivisorFault && !b.X.Type().IsSigned() {
-			ds = append(ds, c.number(b.Y))
+			divisors[c.number(b.Y)] = true
 		}
 	}
 	for _, ch := range alwaysChildren(e) {
-		ds = appendNew(ds, c.divisorsOf(c.number(ch), ch)...)
+		c.addDivisors(ch, divisors)
 	}
-	c.divisors[id] = ds
-	return ds
 }
 
 // read finds the occurrences of bindings in e, largest first.
@@ -302,7 +290,7 @@ func (c *cse) read(e ir.Expr) {
 	if e == nil || trivial(e) {
 		return
 	}
-	if b := c.lookup(c.number(e)); b != nil {
+	if b := c.lookup(c.number(e), e); b != nil {
 		c.use(e, b)
 		return
 	}
@@ -311,23 +299,12 @@ func (c *cse) read(e ir.Expr) {
 	}
 }
 
-// lookup returns the binding of structural id id that is visible and
+// lookup returns the binding of e's structural id id that is visible and
 // still holds its value, or nil.
-func (c *cse) lookup(id int) *binding {
+func (c *cse) lookup(id int, e ir.Expr) *binding {
 	b := c.visible[id]
-	if b == nil || !b.region.active {
+	if b == nil || !b.region.active || c.changedAt(e) > b.stamp {
 		return nil
-	}
-	rs := c.readsOf(id, b.def)
-	for _, v := range rs.vars {
-		if c.varChanged[v] > b.stamp {
-			return nil
-		}
-	}
-	for _, a := range rs.arrays {
-		if c.arrChanged[a] > b.stamp || c.synced > b.stamp {
-			return nil
-		}
 	}
 	return b
 }
@@ -397,40 +374,25 @@ func changesOf(body []ir.Stmt) changes {
 	return all
 }
 
-// readsOf returns what the expression e of structural id id reads, from
-// the sets of its children.
-func (c *cse) readsOf(id int, e ir.Expr) *readSet {
-	if rs, ok := c.reads[id]; ok {
-		return rs
+// changedAt returns when something e reads (a variable, an array it loads
+// from) last changed, or the last barrier when it loads.
+func (c *cse) changedAt(e ir.Expr) int {
+	id := c.number(e)
+	if m, ok := c.changed[id]; ok && m.now == c.now {
+		return m.at
 	}
-	rs := &readSet{}
+	at := 0
 	switch e := e.(type) {
 	case *ir.Var:
-		rs.vars = []*ir.Var{e}
+		at = c.varChanged[e]
 	case *ir.Load:
-		rs.arrays = []*ir.Array{e.Array}
+		at = max(c.arrChanged[e.Array], c.synced)
 	}
 	for _, ch := range ir.Children(e) {
-		sub := c.readsOf(c.number(ch), ch)
-		rs.vars = appendNew(rs.vars, sub.vars...)
-		rs.arrays = appendNew(rs.arrays, sub.arrays...)
+		at = max(at, c.changedAt(ch))
 	}
-	c.reads[id] = rs
-	return rs
-}
-
-// appendNew appends to list the elements of xs it lacks.
-func appendNew[T comparable](list []T, xs ...T) []T {
-	for _, x := range xs {
-		found := false
-		for _, y := range list {
-			found = found || x == y
-		}
-		if !found {
-			list = append(list, x)
-		}
-	}
-	return list
+	c.changed[id] = changeTime{now: c.now, at: at}
+	return at
 }
 
 // rewrite returns body with the locals declared and read.
@@ -504,8 +466,8 @@ func (c *cse) replaceAll(es []ir.Expr, read *[]*binding) []ir.Expr {
 }
 
 // nodeKey identifies an expression node up to structural equality: its
-// kind, operator or type, the ids of its children, and its identity as a
-// leaf.
+// kind, operator or type converted to, the ids of its children, and its
+// identity as a leaf (which the type of every other node follows from).
 type nodeKey struct {
 	kind     uint8
 	op       uint8
@@ -533,7 +495,7 @@ func (h *numbering) number(e ir.Expr) int {
 	if id, ok := h.id[e]; ok {
 		return id
 	}
-	k := nodeKey{t: e.Type(), children: [3]int{-1, -1, -1}}
+	k := nodeKey{children: [3]int{-1, -1, -1}}
 	for i, c := range ir.Children(e) {
 		k.children[i] = h.number(c)
 	}
@@ -555,7 +517,7 @@ func (h *numbering) number(e ir.Expr) int {
 	case *ir.Select:
 		k.kind = 8
 	case *ir.Convert:
-		k.kind = 9
+		k.kind, k.t = 9, e.To
 	case *ir.Load:
 		k.kind, k.leaf = 10, e.Array
 	default:
