@@ -2,14 +2,19 @@ package codegen_test
 
 import (
 	"math/rand"
+	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/internal/eval"
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/runtime"
 )
 
 // transposeTile is the side of the square tiles transposeKernel moves
@@ -138,4 +143,76 @@ func TestTransposeComputesEachDivisionOncePerBlock(t *testing.T) {
 			}
 		}
 	}
+}
+
+// transposeOn transposes matrices of several shapes, of fresh random
+// elements, on dev with the transpose kernel, and compares the results
+// with plain Go's element by element.
+func transposeOn(t *testing.T, dev runtime.Device) {
+	built, err := transposeKernel().Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn, err := dev.Load(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := time.Now().UnixNano()
+	if s := os.Getenv(proptest.SeedVar); s != "" {
+		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
+			t.Fatalf("%s=%q is not an integer", proptest.SeedVar, s)
+		}
+	}
+	t.Logf("seed %d (replay with %s=%d)", seed, proptest.SeedVar, seed)
+	r := rand.New(rand.NewSource(seed))
+	shapes := [][2]int{{1, 1}, {16, 16}, {17, 5}, {5, 17}, {33, 40}, {1000, 3}, {3, 1000}, {517, 300}}
+	for range 3 {
+		shapes = append(shapes, [2]int{1 + r.Intn(300), 1 + r.Intn(300)})
+	}
+	for _, shape := range shapes {
+		h, w := shape[0], shape[1]
+		in := make([]float32, h*w)
+		want := make([]float32, h*w)
+		for i := range in {
+			in[i] = r.Float32()
+			want[i%w*h+i/w] = in[i]
+		}
+		inBuf, err := runtime.FromSlice(dev, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outBuf, err := runtime.Alloc[float32](dev, h*w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dev.Launch(fn, runtime.LaunchConfig{}, inBuf, outBuf, uint32(w)); err != nil {
+			t.Fatalf("%d × %d: %v", h, w, err)
+		}
+		got, err := outBuf.ToSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%d × %d: out[%d] is %v, want %v", h, w, i, got[i], want[i])
+			}
+		}
+		inBuf.Free()
+		outBuf.Free()
+	}
+}
+
+// TestTransposeOnTheCPUDevice runs the transpose through the runtime's
+// CPU device, which compiles it as a GPU would load it.
+func TestTransposeOnTheCPUDevice(t *testing.T) { transposeOn(t, runtime.CPU()) }
+
+// TestGPUTranspose runs the printed transpose, with its divisions in
+// locals, on GPU 0.
+func TestGPUTranspose(t *testing.T) {
+	g, err := runtime.Open(0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer g.Close()
+	transposeOn(t, g)
 }
