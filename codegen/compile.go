@@ -25,7 +25,7 @@ type compilation struct {
 }
 
 // passes are Compile's steps, in order; each runs once per kernel.
-var passes = []func(*compilation) error{verifyPass, copyPass, simplifyPass, checkFoldedPass, placeSharedPass}
+var passes = []func(*compilation) error{verifyPass, copyPass, simplifyPass, checkFoldedPass, csePass, placeSharedPass}
 
 // verifyPass verifies the kernel, unless the dsl's Build has.
 func verifyPass(c *compilation) error {
@@ -50,13 +50,20 @@ func simplifyPass(c *compilation) error {
 // checkFoldedPass reports what folding showed to be undefined.
 func checkFoldedPass(c *compilation) error { return checkFolded(c.out) }
 
+// csePass computes each repeated subexpression once, into a local.
+func csePass(c *compilation) error {
+	eliminateCommonSubexpressions(c.out)
+	return nil
+}
+
 // placeSharedPass lays out shared memory for the target.
 func placeSharedPass(c *compilation) error { return check.PlaceShared(c.out, c.target) }
 
 // Compile runs the passes on k for t: it verifies k (unless k.Verified),
-// and returns a simplified deep copy of it with its shared arrays laid out
-// (Offset of each shared array and SharedBytes set). k itself is not
-// modified.
+// and returns a simplified deep copy of it, with each repeated
+// subexpression computed once into a local (declared by a Decl named tN_)
+// and its shared arrays laid out (Offset of each shared array and
+// SharedBytes set). k itself is not modified.
 func Compile(k *ir.Kernel, t Target) (*ir.Kernel, error) {
 	if k == nil {
 		return nil, ir.Errorf(ir.Pos{}, "no kernel")

@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,31 @@ func TestCompileReportsUndefinedOperationsAfterFolding(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "kernel.go:11") {
 			t.Errorf("%s: %v, want %q at kernel.go:11", c.name, err, c.want)
 		}
+	}
+}
+
+// TestCompileIsLinearInWideExpressions compiles a kernel whose last
+// statements read ten thousand variables each: knowing whether an
+// expression still holds its value took time quadratic in the number of
+// variables it reads (and the sets of them cubic: over a minute).
+func TestCompileIsLinearInWideExpressions(t *testing.T) {
+	in, out := global("in", ir.Uint32, ir.Input, 2), global("out", ir.Uint32, ir.Output, 3)
+	i := v("i", ir.Uint32)
+	var body []ir.Stmt
+	var sum ir.Expr = u32(0)
+	for j := range 10000 {
+		x := v(fmt.Sprintf("x%d", j), ir.Uint32)
+		body = append(body, decl(x, bin(ir.Add, load(in, bin(ir.Add, i, u32(uint64(j))), 11), u32(1)), 11))
+		sum = bin(ir.Add, bin(ir.Mul, x, x), sum)
+	}
+	body = append(body, store(out, i, sum, 12), store(out, bin(ir.Xor, i, u32(1)), sum, 12))
+	k := kernel("wide", []*ir.Array{in, out}, nil, forAll(ir.GridThreads, i, &ir.Len{Array: in}, 10, body...))
+	start := time.Now()
+	c, err := Compile(k, DefaultTarget)
+	if d := time.Since(start); err != nil || d > 3*time.Second {
+		t.Fatalf("Compile took %v: %v", d, err)
+	}
+	if n := locals(c); n != 1 {
+		t.Errorf("the sum read twice makes %d locals, want 1", n)
 	}
 }

@@ -1,22 +1,18 @@
 package codegen
 
 import (
-	"strconv"
-
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/simplify"
 )
 
-// Hoisting of subexpressions into locals. Within one statement, a
-// non-trivial subexpression that occurs at least twice where it is always
-// evaluated (not in the arms of a select, nor on the right of && or ||,
-// where it may be guarded) is computed once into a const local just before
-// the statement, the largest first. Expressions have no side effects, so
-// this is always allowed. Then any expression nested deeper than
-// maxPrintedHeight is cut into locals, so that the printed C stays well
-// inside compilers' limits on nested parentheses. Everything here takes
-// time linear in the size of the statement's expressions, up to the depth
-// of nested repetitions.
+// Hoisting into locals at print time. The expressions of a statement that
+// the printed C would evaluate more than once (a guarded store's index, a
+// loop count) are computed into a const local just before the statement,
+// unless trivial; then any expression nested deeper than maxPrintedHeight
+// is cut into locals, so that the printed C stays well inside compilers'
+// limits on nested parentheses. Repeated subexpressions are locals already
+// (see eliminateCommonSubexpressions). This takes time linear in the size
+// of the statement's expressions.
 
 // maxPrintedHeight is the height of the deepest expression printed in one
 // piece. Each level adds at most two parentheses, and clang accepts 256.
@@ -35,59 +31,15 @@ type hoisted struct {
 	temps []temp
 }
 
-// nodeKey identifies an expression node up to structural equality: its
-// kind, operator or type, the ids of its children, and its identity as a
-// leaf.
-type nodeKey struct {
-	kind     uint8
-	op       uint8
-	t        ir.Type
-	children [3]int
-	leaf     any
-}
-
-// hoister holds the analysis of one statement's expressions.
-type hoister struct {
-	id    map[ir.Expr]int // node → structural id
-	keys  map[nodeKey]int
-	count []int     // per id: occurrences where always evaluated, not inside a hoisted occurrence
-	temp  []*ir.Var // per id: the temp holding it, if hoisted
-	order []int     // hoisted ids, each after those it contains
-	first []ir.Expr // per id: its first occurrence
-}
-
-// hoist hoists the repeated subexpressions of exprs, then every expression
-// marked in once that is not trivial (one evaluated more than once by the
-// printed C, like a guarded store's index, or a loop count evaluated once),
-// then cuts expressions deeper than maxPrintedHeight.
+// hoist hoists every expression of exprs marked in once that is not
+// trivial (one evaluated more than once by the printed C, like a guarded
+// store's index, or a loop count evaluated once), then cuts expressions
+// deeper than maxPrintedHeight.
 func hoist(exprs []ir.Expr, once []bool) hoisted {
-	h := &hoister{id: map[ir.Expr]int{}, keys: map[nodeKey]int{}}
-	for _, e := range exprs {
-		h.number(e)
-	}
-	h.count = make([]int, len(h.keys))
-	h.temp = make([]*ir.Var, len(h.keys))
-	h.first = make([]ir.Expr, len(h.keys))
-	for _, e := range exprs {
-		always(e, func(x ir.Expr) bool {
-			if trivial(x) {
-				return false
-			}
-			h.count[h.id[x]]++
-			return true
-		})
-	}
-	for _, e := range exprs {
-		h.decide(e)
-	}
 	var out hoisted
-	for _, id := range h.order {
-		out.temps = append(out.temps, temp{v: h.temp[id], value: h.replace(h.first[id], id)})
-	}
 	for i, e := range exprs {
-		e = h.replace(e, -1)
 		if i < len(once) && once[i] && e != nil && !trivial(e) {
-			v := newTemp(e.Type(), len(out.temps))
+			v := &ir.Var{T: e.Type()} // named when printed
 			out.temps = append(out.temps, temp{v: v, value: e})
 			e = v
 		}
@@ -103,66 +55,6 @@ func trivial(e ir.Expr) bool {
 		return true
 	}
 	return false
-}
-
-func newTemp(t ir.Type, n int) *ir.Var {
-	return &ir.Var{Name: "\x00temp" + strconv.Itoa(n), T: t}
-}
-
-// number gives e and its subexpressions their structural ids.
-func (h *hoister) number(e ir.Expr) int {
-	if e == nil {
-		return -1
-	}
-	if id, ok := h.id[e]; ok {
-		return id
-	}
-	k := nodeKey{t: e.Type(), children: [3]int{-1, -1, -1}}
-	for i, c := range ir.Children(e) {
-		k.children[i] = h.number(c)
-	}
-	switch e := e.(type) {
-	case *ir.Const:
-		k.kind, k.leaf = 1, e.Value
-	case *ir.Var:
-		k.kind, k.leaf = 2, e
-	case *ir.Special:
-		k.kind, k.op = 3, uint8(e.Kind)
-	case *ir.Len:
-		k.kind, k.leaf = 4, e.Array
-	case *ir.Unary:
-		k.kind, k.op = 5, uint8(e.Op)
-	case *ir.Binary:
-		k.kind, k.op = 6, uint8(e.Op)
-	case *ir.Ternary:
-		k.kind, k.op = 7, uint8(e.Op)
-	case *ir.Select:
-		k.kind = 8
-	case *ir.Convert:
-		k.kind = 9
-	case *ir.Load:
-		k.kind, k.leaf = 10, e.Array
-	default:
-		k.kind, k.leaf = 11, e // unique
-	}
-	id, ok := h.keys[k]
-	if !ok {
-		id = len(h.keys)
-		h.keys[k] = id
-	}
-	h.id[e] = id
-	return id
-}
-
-// always calls f for e and the subexpressions of e that are evaluated
-// whenever e is, parents first; f returns false to skip the children.
-func always(e ir.Expr, f func(ir.Expr) bool) {
-	if e == nil || !f(e) {
-		return
-	}
-	for _, c := range alwaysChildren(e) {
-		always(c, f)
-	}
 }
 
 // alwaysChildren returns the operands of e evaluated whenever e is: the
@@ -181,67 +73,12 @@ func alwaysChildren(e ir.Expr) []ir.Expr {
 	return ir.Children(e)
 }
 
-// decide walks e's always-evaluated subexpressions top down, in the order
-// they are evaluated, and hoists each whose remaining count is two or more:
-// the largest repeated subexpressions first.
-func (h *hoister) decide(e ir.Expr) {
-	if e == nil || trivial(e) {
-		return
-	}
-	id := h.id[e]
-	if h.temp[id] != nil {
-		return // a later occurrence of a hoisted expression, accounted for
-	}
-	hoisted := h.count[id] >= 2
-	if hoisted {
-		h.temp[id] = newTemp(e.Type(), len(h.order))
-		h.first[id] = e
-		// The other occurrences become the temp: what they contain no
-		// longer counts.
-		extra := h.count[id] - 1
-		for _, c := range alwaysChildren(e) {
-			h.discount(c, extra)
-		}
-	}
-	for _, c := range alwaysChildren(e) {
-		h.decide(c)
-	}
-	if hoisted {
-		h.order = append(h.order, id)
-	}
-}
-
-// discount removes n occurrences of e and its always-evaluated
-// subexpressions from the counts.
-func (h *hoister) discount(e ir.Expr, n int) {
-	always(e, func(x ir.Expr) bool {
-		if trivial(x) || h.temp[h.id[x]] != nil {
-			return false
-		}
-		h.count[h.id[x]] -= n
-		return true
-	})
-}
-
-// replace returns e with every occurrence of a hoisted expression replaced
-// by its temp, except e itself when its id is root.
-func (h *hoister) replace(e ir.Expr, root int) ir.Expr {
-	return ir.MapExpr(e, func(x ir.Expr) (ir.Expr, bool) {
-		id, ok := h.id[x]
-		if !ok || trivial(x) || h.temp[id] == nil || (x == e && id == root) {
-			return nil, false
-		}
-		return h.temp[id], true
-	})
-}
-
 // cut splits every expression of h deeper than maxPrintedHeight: each
 // subexpression that reaches that height becomes a temp defined just
 // before its user, where it may be evaluated early (it is always evaluated,
 // or it cannot fail).
 func (h hoisted) cut() hoisted {
 	var out hoisted
-	n := len(h.temps)
 	emit := func(e ir.Expr) ir.Expr {
 		var rewrite func(e ir.Expr, always bool) (ir.Expr, int)
 		rewrite = func(e ir.Expr, always bool) (ir.Expr, int) {
@@ -259,8 +96,7 @@ func (h hoisted) cut() hoisted {
 			}
 			e = withChildren(e, rebuilt)
 			if height+1 >= maxPrintedHeight && (always || !simplify.CanFail(e)) {
-				v := newTemp(e.Type(), n)
-				n++
+				v := &ir.Var{T: e.Type()} // named when printed
 				out.temps = append(out.temps, temp{v: v, value: e})
 				return v, 1
 			}

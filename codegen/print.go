@@ -15,7 +15,7 @@ import (
 // depends only on the kernel, so the same kernel always prints the same
 // bytes.
 func Print(k *ir.Kernel) string {
-	p := &printer{k: k}
+	p := &printer{k: k, names: newNameSupply(k), assigned: assignedVars(k.Body)}
 	p.kernel()
 	return p.b.String()
 }
@@ -25,7 +25,10 @@ type printer struct {
 	k     *ir.Kernel
 	b     strings.Builder
 	depth int
-	temps int // temps named so far
+	names *nameSupply // names the temps
+	// assigned holds the variables assigned after their declaration: the
+	// others print as const.
+	assigned map[*ir.Var]bool
 	// known holds the conditions of the enclosing ifs that still hold
 	// where the printer is: a store or atomic they already guard is not
 	// guarded again.
@@ -91,9 +94,9 @@ func (p *printer) block(body []ir.Stmt) {
 	p.depth--
 }
 
-// prepare hoists the repeated subexpressions of a statement's expressions
-// (and those marked once) into temps, prints the temps, and returns the
-// expressions to print.
+// prepare hoists the expressions of a statement marked once, and the
+// parts of deep ones, into temps (see hoist), prints the temps, and
+// returns the expressions to print.
 func (p *printer) prepare(exprs []ir.Expr, once ...bool) []ir.Expr {
 	h := hoist(exprs, once)
 	p.emitTemps(h)
@@ -103,8 +106,7 @@ func (p *printer) prepare(exprs []ir.Expr, once ...bool) []ir.Expr {
 // emitTemps names and prints the temps of a hoisted statement.
 func (p *printer) emitTemps(h hoisted) {
 	for _, t := range h.temps {
-		t.v.Name = fmt.Sprintf("t%d_", p.temps)
-		p.temps++
+		t.v.Name = p.names.next()
 	}
 	for _, t := range h.temps {
 		p.line("const %s %s = %s;", cType(t.v.T), t.v.Name, expr(t.value))
@@ -115,7 +117,11 @@ func (p *printer) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case *ir.Decl:
 		e := p.prepare([]ir.Expr{s.Init})
-		p.line("%s %s = %s;", cType(s.Var.T), s.Var.Name, expr(e[0]))
+		qual := "const "
+		if p.assigned[s.Var] {
+			qual = ""
+		}
+		p.line("%s%s %s = %s;", qual, cType(s.Var.T), s.Var.Name, expr(e[0]))
 	case *ir.Assign:
 		e := p.prepare([]ir.Expr{s.Value})
 		p.line("%s = %s;", s.Var.Name, expr(e[0]))
@@ -135,8 +141,7 @@ func (p *printer) stmt(s ir.Stmt) {
 		if c, ok := e[0].(*ir.Var); ok && assigned(s.Body, c) {
 			// The count is read once, before the loop, even if the body
 			// changes the variable it comes from.
-			count = fmt.Sprintf("t%d_", p.temps)
-			p.temps++
+			count = p.names.next()
 			p.line("const %s %s = %s;", cType(c.T), count, c.Name)
 		}
 		v := s.Var.Name
@@ -259,6 +264,28 @@ func (p *printer) ifChain(s *ir.If) {
 		p.line("}")
 		return
 	}
+}
+
+// assignedVars returns the variables body assigns: by Assign, or as the
+// result of an atomic, a shuffle or a ballot.
+func assignedVars(body []ir.Stmt) map[*ir.Var]bool {
+	vars := map[*ir.Var]bool{}
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Assign:
+			vars[s.Var] = true
+		case *ir.Atomic:
+			if s.Result != nil {
+				vars[s.Result] = true
+			}
+		case *ir.Shuffle:
+			vars[s.Result] = true
+		case *ir.Ballot:
+			vars[s.Result] = true
+		}
+		return true
+	})
+	return vars
 }
 
 // assigned reports whether body assigns v anywhere.

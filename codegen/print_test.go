@@ -106,17 +106,20 @@ func TestPrintAtomics(t *testing.T) {
 		"const unsigned int t0_ = (i + 1u) & 63u;\n",
 		"if (t0_ < g_len) r = atomicAdd(&g[t0_], 3u);",
 		"if (i < g_len) atomicAdd(&g[i], r);",
-		"r = atomicAdd(&s[(i + 1u) & 63u], 3u);",
-		"r = atomicInc(&s[(i + 1u) & 63u], 3u);",
-		"r = atomicDec(&s[(i + 1u) & 63u], 3u);",
+		"r = atomicAdd(&s[t0_], 3u);",
+		"r = atomicInc(&s[t0_], 3u);",
+		"r = atomicDec(&s[t0_], 3u);",
 		"if (i < g_len) atomicCAS(&g[i], 3u, r);")
+	if n := strings.Count(src, "(i + 1u) & 63u"); n != 1 {
+		t.Errorf("the index of the atomics is computed %d times, want once:\n%s", n, src)
+	}
 	src, _ = mustCUDA(t, atomicKernel(ir.Int64))
-	contains(t, src,
-		"r = (long long)atomicAdd((unsigned long long*)&s[(i + 1u) & 63u], (unsigned long long)3ll);",
+	contains(t, src, "const unsigned int t0_ = (i + 1u) & 63u;\n",
+		"r = (long long)atomicAdd((unsigned long long*)&s[t0_], (unsigned long long)3ll);",
 		"atomicExch((unsigned long long*)&s[i], (unsigned long long)r);",
-		"r = atomicMin(&s[(i + 1u) & 63u], 3ll);")
+		"r = atomicMin(&s[t0_], 3ll);")
 	src, _ = mustCUDA(t, atomicKernel(ir.Float32))
-	contains(t, src, "r = atomicExch(&s[(i + 1u) & 63u], 1.5f);", "r = atomicAdd(&s[(i + 1u) & 63u], 1.5f);")
+	contains(t, src, "const unsigned int t0_ = (i + 1u) & 63u;\n", "r = atomicExch(&s[t0_], 1.5f);", "r = atomicAdd(&s[t0_], 1.5f);")
 }
 
 func TestPrintShufflesAndBallot(t *testing.T) {
@@ -281,4 +284,29 @@ func TestPrintForCountReadOnce(t *testing.T) {
 		Body: []ir.Stmt{&ir.ForAll{Kind: ir.GridThreads, Var: i, Count: &ir.Len{Array: out}, Body: body}}}
 	src, _ := mustCUDA(t, kern)
 	contains(t, src, "const unsigned int t0_ = n;\n", "k < t0_; k++")
+}
+
+// TestPrintDeclaresUnassignedLocalsConst checks that a local is const
+// unless something assigns it later: an Assign, an atomic's result, a
+// shuffle or a ballot.
+func TestPrintDeclaresUnassignedLocalsConst(t *testing.T) {
+	src, _ := mustCUDA(t, loopKernel())
+	contains(t, src, "const unsigned long long k64 = (unsigned long long)acc;\n", "  int acc = ")
+	src, _ = mustCUDA(t, atomicKernel(ir.Uint32))
+	contains(t, src, "  unsigned int r = 3u;\n")
+	src, _ = mustCUDA(t, shuffleKernel(ir.Int32))
+	contains(t, src, "  int x = in[i];\n", "  unsigned int m = 0u;\n")
+}
+
+// TestPrintTempsAreNotNamedLikeALoopCounter checks the name of the temp
+// holding a grid loop's count when the loop's index is named t0, which
+// makes its counter t0_.
+func TestPrintTempsAreNotNamedLikeALoopCounter(t *testing.T) {
+	out := global("out", ir.Uint32, ir.Output, 2)
+	i, n := v("t0", ir.Uint32), v("n", ir.Uint32)
+	k := kernel("counter", []*ir.Array{out}, nil,
+		forAll(ir.GridThreads, i, bin(ir.Add, n, u32(1)), 10, store(out, i, u32(1), 11)))
+	k.Params = append(k.Params, ir.Param{Scalar: n})
+	src, _ := mustCUDA(t, k)
+	contains(t, src, "const unsigned int t1_ = n + 1u;\n", "t0_ < t1_;")
 }

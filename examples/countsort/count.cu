@@ -5,7 +5,7 @@
 extern "C" __global__ void __launch_bounds__(256) count(const unsigned int* keys, unsigned int keys_len, unsigned int lo, unsigned int* bins, unsigned int bins_len, unsigned int* bad, unsigned int bad_len) {
   for (unsigned long long gid_ = (unsigned long long)blockIdx.x * 256 + threadIdx.x; gid_ < keys_len; gid_ += (unsigned long long)gridDim.x * 256) {
     unsigned int gid = (unsigned int)gid_;
-    unsigned int v = keys[gid] - lo;
+    const unsigned int v = keys[gid] - lo;
     if (v < bins_len) {
       atomicAdd(&bins[v], 1u);
     } else {

@@ -5,7 +5,7 @@
 extern "C" __global__ void __launch_bounds__(256) reconstruct(const unsigned int* ends, unsigned int ends_len, unsigned int lo, unsigned int* out, unsigned int out_len) {
   for (unsigned long long gid_ = (unsigned long long)blockIdx.x * 256 + threadIdx.x; gid_ < ends_len; gid_ += (unsigned long long)gridDim.x * 256) {
     unsigned int gid = (unsigned int)gid_;
-    unsigned int v = (gid == 0u ? 0u : ends[gid - 1u]);
+    const unsigned int v = (gid == 0u ? 0u : ends[gid - 1u]);
     const unsigned int t0_ = ends[gid] - v;
     for (unsigned int k = 0u; k < t0_; k++) {
       const unsigned int t1_ = v + k;

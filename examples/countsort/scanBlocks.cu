@@ -14,52 +14,65 @@ extern "C" __global__ void __launch_bounds__(1024) scanBlocks(const unsigned int
   unsigned int* sh7 = (unsigned int*)(smem + 4096);
   unsigned int* sh8 = (unsigned int*)(smem + 0);
   unsigned int* sh9 = (unsigned int*)(smem + 4096);
-  const unsigned int t0_ = (input_len >> 10u) + (unsigned int)((input_len & 1023u) != 0u);
-  for (unsigned long long bid_ = blockIdx.x; bid_ < t0_; bid_ += gridDim.x) {
+  const unsigned int t14_ = (input_len >> 10u) + (unsigned int)((input_len & 1023u) != 0u);
+  for (unsigned long long bid_ = blockIdx.x; bid_ < t14_; bid_ += gridDim.x) {
     unsigned int bid = (unsigned int)bid_;
     {
       unsigned int tid = threadIdx.x;
-      sh[tid] = ((tid & 1u) < 1u ? ((bid << 10u) + tid < input_len ? input[(bid << 10u) + tid] : 0u) : ((bid << 10u) + tid < input_len ? input[(bid << 10u) + tid] : 0u) + ((bid << 10u) + (tid - (tid & 1u)) < input_len ? input[(bid << 10u) + (tid - (tid & 1u))] : 0u));
+      const unsigned int t0_ = tid & 1u;
+      const unsigned int t1_ = bid << 10u;
+      const unsigned int t2_ = t1_ + tid;
+      const bool t3_ = t2_ < input_len;
+      const unsigned int t4_ = t1_ + (tid - t0_);
+      sh[tid] = (t0_ < 1u ? (t3_ ? input[t2_] : 0u) : (t3_ ? input[t2_] : 0u) + (t4_ < input_len ? input[t4_] : 0u));
     }
     __syncthreads();
     {
       unsigned int tid1 = threadIdx.x;
-      sh1[tid1] = ((tid1 & 3u) < 2u ? sh[tid1] : sh[tid1] + sh[tid1 - (tid1 & 3u) + 1u]);
+      const unsigned int t5_ = tid1 & 3u;
+      sh1[tid1] = (t5_ < 2u ? sh[tid1] : sh[tid1] + sh[tid1 - t5_ + 1u]);
     }
     __syncthreads();
     {
       unsigned int tid2 = threadIdx.x;
-      sh2[tid2] = ((tid2 & 7u) < 4u ? sh1[tid2] : sh1[tid2] + sh1[tid2 - (tid2 & 7u) + 3u]);
+      const unsigned int t6_ = tid2 & 7u;
+      sh2[tid2] = (t6_ < 4u ? sh1[tid2] : sh1[tid2] + sh1[tid2 - t6_ + 3u]);
     }
     __syncthreads();
     {
       unsigned int tid3 = threadIdx.x;
-      sh3[tid3] = ((tid3 & 15u) < 8u ? sh2[tid3] : sh2[tid3] + sh2[tid3 - (tid3 & 15u) + 7u]);
+      const unsigned int t7_ = tid3 & 15u;
+      sh3[tid3] = (t7_ < 8u ? sh2[tid3] : sh2[tid3] + sh2[tid3 - t7_ + 7u]);
     }
     __syncthreads();
     {
       unsigned int tid4 = threadIdx.x;
-      sh4[tid4] = ((tid4 & 31u) < 16u ? sh3[tid4] : sh3[tid4] + sh3[tid4 - (tid4 & 31u) + 15u]);
+      const unsigned int t8_ = tid4 & 31u;
+      sh4[tid4] = (t8_ < 16u ? sh3[tid4] : sh3[tid4] + sh3[tid4 - t8_ + 15u]);
     }
     __syncthreads();
     {
       unsigned int tid5 = threadIdx.x;
-      sh5[tid5] = ((tid5 & 63u) < 32u ? sh4[tid5] : sh4[tid5] + sh4[tid5 - (tid5 & 63u) + 31u]);
+      const unsigned int t9_ = tid5 & 63u;
+      sh5[tid5] = (t9_ < 32u ? sh4[tid5] : sh4[tid5] + sh4[tid5 - t9_ + 31u]);
     }
     __syncthreads();
     {
       unsigned int tid6 = threadIdx.x;
-      sh6[tid6] = ((tid6 & 127u) < 64u ? sh5[tid6] : sh5[tid6] + sh5[tid6 - (tid6 & 127u) + 63u]);
+      const unsigned int t10_ = tid6 & 127u;
+      sh6[tid6] = (t10_ < 64u ? sh5[tid6] : sh5[tid6] + sh5[tid6 - t10_ + 63u]);
     }
     __syncthreads();
     {
       unsigned int tid7 = threadIdx.x;
-      sh7[tid7] = ((tid7 & 255u) < 128u ? sh6[tid7] : sh6[tid7] + sh6[tid7 - (tid7 & 255u) + 127u]);
+      const unsigned int t11_ = tid7 & 255u;
+      sh7[tid7] = (t11_ < 128u ? sh6[tid7] : sh6[tid7] + sh6[tid7 - t11_ + 127u]);
     }
     __syncthreads();
     {
       unsigned int tid8 = threadIdx.x;
-      sh8[tid8] = ((tid8 & 511u) < 256u ? sh7[tid8] : sh7[tid8] + sh7[tid8 - (tid8 & 511u) + 255u]);
+      const unsigned int t12_ = tid8 & 511u;
+      sh8[tid8] = (t12_ < 256u ? sh7[tid8] : sh7[tid8] + sh7[tid8 - t12_ + 255u]);
     }
     __syncthreads();
     {
@@ -69,8 +82,9 @@ extern "C" __global__ void __launch_bounds__(1024) scanBlocks(const unsigned int
     __syncthreads();
     {
       unsigned int tid10 = threadIdx.x;
-      if ((bid << 10u) + tid10 < output_len) {
-        output[(bid << 10u) + tid10] = sh9[tid10];
+      const unsigned int t13_ = (bid << 10u) + tid10;
+      if (t13_ < output_len) {
+        output[t13_] = sh9[tid10];
       }
     }
     if (threadIdx.x < 1u) {

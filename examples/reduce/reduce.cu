@@ -13,12 +13,13 @@ extern "C" __global__ void __launch_bounds__(256) reduce(const unsigned int* inp
   unsigned int* sh6 = (unsigned int*)(smem + 0);
   unsigned int* sh7 = (unsigned int*)(smem + 16);
   unsigned int* sh8 = (unsigned int*)(smem + 0);
-  const unsigned int t0_ = (input_len >> 8u) + (unsigned int)((input_len & 255u) != 0u);
-  for (unsigned long long bid_ = blockIdx.x; bid_ < t0_; bid_ += gridDim.x) {
+  const unsigned int t1_ = (input_len >> 8u) + (unsigned int)((input_len & 255u) != 0u);
+  for (unsigned long long bid_ = blockIdx.x; bid_ < t1_; bid_ += gridDim.x) {
     unsigned int bid = (unsigned int)bid_;
     {
       unsigned int tid = threadIdx.x;
-      sh[tid] = ((bid << 8u) + tid < input_len ? input[(bid << 8u) + tid] : 0u);
+      const unsigned int t0_ = (bid << 8u) + tid;
+      sh[tid] = (t0_ < input_len ? input[t0_] : 0u);
     }
     __syncthreads();
     if (threadIdx.x < 128u) {

@@ -14,18 +14,20 @@ const obsgenReverseCUDA = `// reverse: 256 threads per block, 1024 bytes of shar
 extern "C" __global__ void __launch_bounds__(256) reverse(const unsigned int* input, unsigned int input_len, unsigned int* output, unsigned int output_len) {
   extern __shared__ __align__(16) unsigned char smem[];
   unsigned int* sh = (unsigned int*)(smem + 0);
-  const unsigned int t0_ = (input_len >> 8u) + (unsigned int)((input_len & 255u) != 0u);
-  for (unsigned long long bid_ = blockIdx.x; bid_ < t0_; bid_ += gridDim.x) {
+  const unsigned int t2_ = (input_len >> 8u) + (unsigned int)((input_len & 255u) != 0u);
+  for (unsigned long long bid_ = blockIdx.x; bid_ < t2_; bid_ += gridDim.x) {
     unsigned int bid = (unsigned int)bid_;
     {
       unsigned int tid = threadIdx.x;
-      sh[tid] = ((bid << 8u) + (255u - tid) < input_len ? input[input_len - 1u - ((bid << 8u) + (255u - tid))] : 0u);
+      const unsigned int t0_ = (bid << 8u) + (255u - tid);
+      sh[tid] = (t0_ < input_len ? input[input_len - 1u - t0_] : 0u);
     }
     __syncthreads();
     {
       unsigned int tid1 = threadIdx.x;
-      if ((bid << 8u) + tid1 < output_len) {
-        output[(bid << 8u) + tid1] = sh[255u - tid1];
+      const unsigned int t1_ = (bid << 8u) + tid1;
+      if (t1_ < output_len) {
+        output[t1_] = sh[255u - tid1];
       }
     }
     __syncthreads();

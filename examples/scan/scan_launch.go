@@ -21,42 +21,53 @@ extern "C" __global__ void __launch_bounds__(256) scan(const unsigned int* input
   unsigned int* sh5 = (unsigned int*)(smem + 1024);
   unsigned int* sh6 = (unsigned int*)(smem + 0);
   unsigned int* sh7 = (unsigned int*)(smem + 1024);
-  const unsigned int t0_ = (input_len >> 8u) + (unsigned int)((input_len & 255u) != 0u);
-  for (unsigned long long bid_ = blockIdx.x; bid_ < t0_; bid_ += gridDim.x) {
+  const unsigned int t12_ = (input_len >> 8u) + (unsigned int)((input_len & 255u) != 0u);
+  for (unsigned long long bid_ = blockIdx.x; bid_ < t12_; bid_ += gridDim.x) {
     unsigned int bid = (unsigned int)bid_;
     {
       unsigned int tid = threadIdx.x;
-      sh[tid] = ((tid & 1u) < 1u ? ((bid << 8u) + tid < input_len ? input[(bid << 8u) + tid] : 0u) : ((bid << 8u) + tid < input_len ? input[(bid << 8u) + tid] : 0u) + ((bid << 8u) + (tid - (tid & 1u)) < input_len ? input[(bid << 8u) + (tid - (tid & 1u))] : 0u));
+      const unsigned int t0_ = tid & 1u;
+      const unsigned int t1_ = bid << 8u;
+      const unsigned int t2_ = t1_ + tid;
+      const bool t3_ = t2_ < input_len;
+      const unsigned int t4_ = t1_ + (tid - t0_);
+      sh[tid] = (t0_ < 1u ? (t3_ ? input[t2_] : 0u) : (t3_ ? input[t2_] : 0u) + (t4_ < input_len ? input[t4_] : 0u));
     }
     __syncthreads();
     {
       unsigned int tid1 = threadIdx.x;
-      sh1[tid1] = ((tid1 & 3u) < 2u ? sh[tid1] : sh[tid1] + sh[tid1 - (tid1 & 3u) + 1u]);
+      const unsigned int t5_ = tid1 & 3u;
+      sh1[tid1] = (t5_ < 2u ? sh[tid1] : sh[tid1] + sh[tid1 - t5_ + 1u]);
     }
     __syncthreads();
     {
       unsigned int tid2 = threadIdx.x;
-      sh2[tid2] = ((tid2 & 7u) < 4u ? sh1[tid2] : sh1[tid2] + sh1[tid2 - (tid2 & 7u) + 3u]);
+      const unsigned int t6_ = tid2 & 7u;
+      sh2[tid2] = (t6_ < 4u ? sh1[tid2] : sh1[tid2] + sh1[tid2 - t6_ + 3u]);
     }
     __syncthreads();
     {
       unsigned int tid3 = threadIdx.x;
-      sh3[tid3] = ((tid3 & 15u) < 8u ? sh2[tid3] : sh2[tid3] + sh2[tid3 - (tid3 & 15u) + 7u]);
+      const unsigned int t7_ = tid3 & 15u;
+      sh3[tid3] = (t7_ < 8u ? sh2[tid3] : sh2[tid3] + sh2[tid3 - t7_ + 7u]);
     }
     __syncthreads();
     {
       unsigned int tid4 = threadIdx.x;
-      sh4[tid4] = ((tid4 & 31u) < 16u ? sh3[tid4] : sh3[tid4] + sh3[tid4 - (tid4 & 31u) + 15u]);
+      const unsigned int t8_ = tid4 & 31u;
+      sh4[tid4] = (t8_ < 16u ? sh3[tid4] : sh3[tid4] + sh3[tid4 - t8_ + 15u]);
     }
     __syncthreads();
     {
       unsigned int tid5 = threadIdx.x;
-      sh5[tid5] = ((tid5 & 63u) < 32u ? sh4[tid5] : sh4[tid5] + sh4[tid5 - (tid5 & 63u) + 31u]);
+      const unsigned int t9_ = tid5 & 63u;
+      sh5[tid5] = (t9_ < 32u ? sh4[tid5] : sh4[tid5] + sh4[tid5 - t9_ + 31u]);
     }
     __syncthreads();
     {
       unsigned int tid6 = threadIdx.x;
-      sh6[tid6] = ((tid6 & 127u) < 64u ? sh5[tid6] : sh5[tid6] + sh5[tid6 - (tid6 & 127u) + 63u]);
+      const unsigned int t10_ = tid6 & 127u;
+      sh6[tid6] = (t10_ < 64u ? sh5[tid6] : sh5[tid6] + sh5[tid6 - t10_ + 63u]);
     }
     __syncthreads();
     {
@@ -66,8 +77,9 @@ extern "C" __global__ void __launch_bounds__(256) scan(const unsigned int* input
     __syncthreads();
     {
       unsigned int tid8 = threadIdx.x;
-      if ((bid << 8u) + tid8 < output_len) {
-        output[(bid << 8u) + tid8] = sh7[tid8];
+      const unsigned int t11_ = (bid << 8u) + tid8;
+      if (t11_ < output_len) {
+        output[t11_] = sh7[tid8];
       }
     }
     if (threadIdx.x < 1u) {

@@ -5,8 +5,9 @@
 extern "C" __global__ void __launch_bounds__(256) distribute(const unsigned int* sums, unsigned int sums_len, unsigned int* data, unsigned int data_len) {
   for (unsigned long long gid_ = (unsigned long long)blockIdx.x * 256 + threadIdx.x; gid_ < data_len; gid_ += (unsigned long long)gridDim.x * 256) {
     unsigned int gid = (unsigned int)gid_;
-    if (gid >> 10u > 0u) {
-      if (gid < data_len) data[gid] = data[gid] + sums[(gid >> 10u) - 1u];
+    const unsigned int t0_ = gid >> 10u;
+    if (t0_ > 0u) {
+      if (gid < data_len) data[gid] = data[gid] + sums[t0_ - 1u];
     }
   }
 }

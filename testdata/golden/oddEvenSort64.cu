@@ -6,30 +6,41 @@ extern "C" __global__ void __launch_bounds__(64) oddEvenSort64(const unsigned in
   extern __shared__ __align__(16) unsigned char smem[];
   unsigned int* sh = (unsigned int*)(smem + 0);
   unsigned int* sh1 = (unsigned int*)(smem + 256);
-  const unsigned int t0_ = (input_len >> 6u) + (unsigned int)((input_len & 63u) != 0u);
-  for (unsigned long long bid_ = blockIdx.x; bid_ < t0_; bid_ += gridDim.x) {
+  const unsigned int t11_ = (input_len >> 6u) + (unsigned int)((input_len & 63u) != 0u);
+  for (unsigned long long bid_ = blockIdx.x; bid_ < t11_; bid_ += gridDim.x) {
     unsigned int bid = (unsigned int)bid_;
     {
       unsigned int tid = threadIdx.x;
-      sh[tid] = ((bid << 6u) + tid < input_len ? input[(bid << 6u) + tid] : 4294967295u);
+      const unsigned int t0_ = (bid << 6u) + tid;
+      sh[tid] = (t0_ < input_len ? input[t0_] : 4294967295u);
     }
     __syncthreads();
     for (unsigned int k = 0u; k < 32u; k++) {
       {
         unsigned int tid1 = threadIdx.x;
-        sh1[tid1] = (((tid1 & 1u) == 0u ? min(tid1 + 1u, 63u) : tid1 - 1u) != tid1 ? ((tid1 & 1u) == 0u ? min(sh[min(tid1, ((tid1 & 1u) == 0u ? min(tid1 + 1u, 63u) : tid1 - 1u))], sh[max(tid1, ((tid1 & 1u) == 0u ? min(tid1 + 1u, 63u) : tid1 - 1u))]) : max(sh[min(tid1, ((tid1 & 1u) == 0u ? min(tid1 + 1u, 63u) : tid1 - 1u))], sh[max(tid1, ((tid1 & 1u) == 0u ? min(tid1 + 1u, 63u) : tid1 - 1u))])) : sh[tid1]);
+        const bool t1_ = (tid1 & 1u) == 0u;
+        const unsigned int t2_ = (t1_ ? min(tid1 + 1u, 63u) : tid1 - 1u);
+        const unsigned int t3_ = min(tid1, t2_);
+        const unsigned int t4_ = max(tid1, t2_);
+        sh1[tid1] = (t2_ != tid1 ? (t1_ ? min(sh[t3_], sh[t4_]) : max(sh[t3_], sh[t4_])) : sh[tid1]);
       }
       __syncthreads();
       {
         unsigned int tid2 = threadIdx.x;
-        sh[tid2] = (tid2 == 0u ? sh1[tid2] : ((((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u) != tid2 - 1u ? (((tid2 - 1u) & 1u) == 0u ? min(sh1[min(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u)) + 1u], sh1[max(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u)) + 1u]) : max(sh1[min(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u)) + 1u], sh1[max(tid2 - 1u, (((tid2 - 1u) & 1u) == 0u ? min(tid2, 62u) : tid2 - 2u)) + 1u])) : sh1[tid2]));
+        const unsigned int t5_ = tid2 - 1u;
+        const bool t6_ = (t5_ & 1u) == 0u;
+        const unsigned int t7_ = (t6_ ? min(tid2, 62u) : tid2 - 2u);
+        const unsigned int t8_ = min(t5_, t7_) + 1u;
+        const unsigned int t9_ = max(t5_, t7_) + 1u;
+        sh[tid2] = (tid2 == 0u ? sh1[tid2] : (t7_ != t5_ ? (t6_ ? min(sh1[t8_], sh1[t9_]) : max(sh1[t8_], sh1[t9_])) : sh1[tid2]));
       }
       __syncthreads();
     }
     {
       unsigned int tid3 = threadIdx.x;
-      if ((bid << 6u) + tid3 < output_len) {
-        output[(bid << 6u) + tid3] = sh[tid3];
+      const unsigned int t10_ = (bid << 6u) + tid3;
+      if (t10_ < output_len) {
+        output[t10_] = sh[tid3];
       }
     }
     __syncthreads();

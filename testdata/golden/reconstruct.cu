@@ -6,7 +6,7 @@ extern "C" __global__ void __launch_bounds__(256) reconstruct(const unsigned int
   const unsigned int t0_ = pos_len - 1u;
   for (unsigned long long gid_ = (unsigned long long)blockIdx.x * 256 + threadIdx.x; gid_ < t0_; gid_ += (unsigned long long)gridDim.x * 256) {
     unsigned int gid = (unsigned int)gid_;
-    unsigned int v = pos[gid];
+    const unsigned int v = pos[gid];
     const unsigned int t1_ = pos[gid + 1u] - v;
     for (unsigned int k = 0u; k < t1_; k++) {
       const unsigned int t2_ = v + k;

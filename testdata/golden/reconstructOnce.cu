@@ -6,7 +6,7 @@ extern "C" __global__ void __launch_bounds__(256) reconstructOnce(const unsigned
   const unsigned int t0_ = pos_len - 1u;
   for (unsigned long long gid_ = (unsigned long long)blockIdx.x * 256 + threadIdx.x; gid_ < t0_; gid_ += (unsigned long long)gridDim.x * 256) {
     unsigned int gid = (unsigned int)gid_;
-    unsigned int v = pos[gid];
+    const unsigned int v = pos[gid];
     if (pos[gid + 1u] - v == 1u) {
       if (v < out_len) out[v] = gid + lo;
     }

@@ -6,12 +6,13 @@ extern "C" __global__ void __launch_bounds__(256) rev256(const unsigned int* inp
   extern __shared__ __align__(16) unsigned char smem[];
   unsigned int* sh = (unsigned int*)(smem + 0);
   unsigned int* sh1 = (unsigned int*)(smem + 1024);
-  const unsigned int t0_ = (input_len >> 8u) + (unsigned int)((input_len & 255u) != 0u);
-  for (unsigned long long bid_ = blockIdx.x; bid_ < t0_; bid_ += gridDim.x) {
+  const unsigned int t2_ = (input_len >> 8u) + (unsigned int)((input_len & 255u) != 0u);
+  for (unsigned long long bid_ = blockIdx.x; bid_ < t2_; bid_ += gridDim.x) {
     unsigned int bid = (unsigned int)bid_;
     {
       unsigned int tid = threadIdx.x;
-      sh[tid] = ((bid << 8u) + tid < input_len ? input[(bid << 8u) + tid] : 0u);
+      const unsigned int t0_ = (bid << 8u) + tid;
+      sh[tid] = (t0_ < input_len ? input[t0_] : 0u);
     }
     __syncthreads();
     {
@@ -21,8 +22,9 @@ extern "C" __global__ void __launch_bounds__(256) rev256(const unsigned int* inp
     __syncthreads();
     {
       unsigned int tid2 = threadIdx.x;
-      if ((bid << 8u) + tid2 < output_len) {
-        output[(bid << 8u) + tid2] = sh1[tid2];
+      const unsigned int t1_ = (bid << 8u) + tid2;
+      if (t1_ < output_len) {
+        output[t1_] = sh1[tid2];
       }
     }
     __syncthreads();

@@ -9,27 +9,35 @@ extern "C" __global__ void __launch_bounds__(32) sklansky32(const unsigned int* 
   unsigned int* sh2 = (unsigned int*)(smem + 0);
   unsigned int* sh3 = (unsigned int*)(smem + 128);
   unsigned int* sh4 = (unsigned int*)(smem + 0);
-  const unsigned int t0_ = (input_len >> 5u) + (unsigned int)((input_len & 31u) != 0u);
-  for (unsigned long long bid_ = blockIdx.x; bid_ < t0_; bid_ += gridDim.x) {
+  const unsigned int t9_ = (input_len >> 5u) + (unsigned int)((input_len & 31u) != 0u);
+  for (unsigned long long bid_ = blockIdx.x; bid_ < t9_; bid_ += gridDim.x) {
     unsigned int bid = (unsigned int)bid_;
     {
       unsigned int tid = threadIdx.x;
-      sh[tid] = ((tid & 1u) < 1u ? ((bid << 5u) + tid < input_len ? input[(bid << 5u) + tid] : 0u) : ((bid << 5u) + tid < input_len ? input[(bid << 5u) + tid] : 0u) + ((bid << 5u) + (tid - (tid & 1u)) < input_len ? input[(bid << 5u) + (tid - (tid & 1u))] : 0u));
+      const unsigned int t0_ = tid & 1u;
+      const unsigned int t1_ = bid << 5u;
+      const unsigned int t2_ = t1_ + tid;
+      const bool t3_ = t2_ < input_len;
+      const unsigned int t4_ = t1_ + (tid - t0_);
+      sh[tid] = (t0_ < 1u ? (t3_ ? input[t2_] : 0u) : (t3_ ? input[t2_] : 0u) + (t4_ < input_len ? input[t4_] : 0u));
     }
     __syncthreads();
     {
       unsigned int tid1 = threadIdx.x;
-      sh1[tid1] = ((tid1 & 3u) < 2u ? sh[tid1] : sh[tid1] + sh[tid1 - (tid1 & 3u) + 1u]);
+      const unsigned int t5_ = tid1 & 3u;
+      sh1[tid1] = (t5_ < 2u ? sh[tid1] : sh[tid1] + sh[tid1 - t5_ + 1u]);
     }
     __syncthreads();
     {
       unsigned int tid2 = threadIdx.x;
-      sh2[tid2] = ((tid2 & 7u) < 4u ? sh1[tid2] : sh1[tid2] + sh1[tid2 - (tid2 & 7u) + 3u]);
+      const unsigned int t6_ = tid2 & 7u;
+      sh2[tid2] = (t6_ < 4u ? sh1[tid2] : sh1[tid2] + sh1[tid2 - t6_ + 3u]);
     }
     __syncthreads();
     {
       unsigned int tid3 = threadIdx.x;
-      sh3[tid3] = ((tid3 & 15u) < 8u ? sh2[tid3] : sh2[tid3] + sh2[tid3 - (tid3 & 15u) + 7u]);
+      const unsigned int t7_ = tid3 & 15u;
+      sh3[tid3] = (t7_ < 8u ? sh2[tid3] : sh2[tid3] + sh2[tid3 - t7_ + 7u]);
     }
     __syncthreads();
     {
@@ -39,8 +47,9 @@ extern "C" __global__ void __launch_bounds__(32) sklansky32(const unsigned int* 
     __syncthreads();
     {
       unsigned int tid5 = threadIdx.x;
-      if ((bid << 5u) + tid5 < output_len) {
-        output[(bid << 5u) + tid5] = sh4[tid5];
+      const unsigned int t8_ = (bid << 5u) + tid5;
+      if (t8_ < output_len) {
+        output[t8_] = sh4[tid5];
       }
     }
     __syncthreads();
