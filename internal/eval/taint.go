@@ -11,15 +11,20 @@ const (
 )
 
 // exprTaint returns the thread dependence of e under the variable taints.
+// An expression of a kind it does not know is taken to depend on every
+// thread index, the safe answer.
 func (c *compiler) exprTaint(e ir.Expr) taint {
 	switch e := e.(type) {
+	case *ir.Const, *ir.Len, *ir.Invalid:
+		return 0
 	case *ir.Special:
-		if e != nil && (e.Kind == ir.ThreadIdx || e.Kind == ir.LaneIdx) {
+		switch {
+		case e != nil && (e.Kind == ir.ThreadIdx || e.Kind == ir.LaneIdx):
 			return laneDependent
-		}
-		if e != nil && e.Kind == ir.WarpIdx {
+		case e != nil && e.Kind == ir.WarpIdx:
 			return warpDependent
 		}
+		return 0
 	case *ir.Var:
 		return c.taint[e]
 	case *ir.Unary:
@@ -29,6 +34,10 @@ func (c *compiler) exprTaint(e ir.Expr) taint {
 	case *ir.Binary:
 		if e != nil {
 			return c.exprTaint(e.X) | c.exprTaint(e.Y)
+		}
+	case *ir.Ternary:
+		if e != nil {
+			return c.exprTaint(e.X) | c.exprTaint(e.Y) | c.exprTaint(e.Z)
 		}
 	case *ir.Select:
 		if e != nil {
@@ -43,7 +52,7 @@ func (c *compiler) exprTaint(e ir.Expr) taint {
 			return c.exprTaint(e.Index)
 		}
 	}
-	return 0
+	return laneDependent | warpDependent
 }
 
 // computeTaints finds the Grid-, Block- and Warp-level variables whose
