@@ -3,6 +3,8 @@ package ir
 import (
 	"math"
 	"math/bits"
+
+	"github.com/obsidian-go/obsidian/internal/refmath"
 )
 
 // The operators. Each is an index into its table below; the tables, not
@@ -198,15 +200,15 @@ var unaryTable = [numUnOps]Operation{
 	Rsqrt: {Name: "Rsqrt", Doc: "1 / the square root (rsqrtf, rsqrt)", Arity: 1, Types: floatSet, Result: SameType,
 		ULP32: 2, ULP64: 1, cuda: floatCall("rsqrt"), sem: viaFloat64(func(x float64) float64 { return 1 / math.Sqrt(x) })},
 	Cbrt: transcendental("Cbrt", "the cube root", "cbrt", 1, 1, math.Cbrt),
-	Exp:  transcendental("Exp", "e to the power x", "exp", 2, 1, math.Exp),
-	Exp2: transcendental("Exp2", "2 to the power x", "exp2", 2, 1, math.Exp2),
-	Log:  transcendental("Log", "the natural logarithm", "log", 1, 1, math.Log),
-	Log2: transcendental("Log2", "the base 2 logarithm", "log2", 1, 1, math.Log2),
+	Exp:  transcendental("Exp", "e to the power x", "exp", 2, 1, refmath.Exp),
+	Exp2: transcendental("Exp2", "2 to the power x", "exp2", 2, 1, refmath.Exp2),
+	Log:  transcendental("Log", "the natural logarithm", "log", 1, 1, refmath.Log),
+	Log2: transcendental("Log2", "the base 2 logarithm", "log2", 1, 1, refmath.Log2),
 	Log1p: transcendental("Log1p", "the natural logarithm of 1 + x, accurate near 0", "log1p", 1, 1,
 		math.Log1p),
-	Sin:  transcendental("Sin", "the sine", "sin", 2, 2, math.Sin),
-	Cos:  transcendental("Cos", "the cosine", "cos", 2, 2, math.Cos),
-	Tan:  transcendental("Tan", "the tangent", "tan", 4, 2, math.Tan),
+	Sin:  transcendental("Sin", "the sine", "sin", 2, 2, refmath.Sin),
+	Cos:  transcendental("Cos", "the cosine", "cos", 2, 2, refmath.Cos),
+	Tan:  transcendental("Tan", "the tangent", "tan", 4, 2, refmath.Tan),
 	Tanh: transcendental("Tanh", "the hyperbolic tangent", "tanh", 2, 1, math.Tanh),
 	Floor: {Name: "Floor", Doc: "the largest integer not above x (floorf, floor)", Arity: 1, Types: floatSet,
 		Result: SameType, cuda: floatCall("floor"), sem: viaFloat64(math.Floor)},
@@ -307,7 +309,7 @@ var binaryTable = [numBinOps]Operation{
 		},
 		sem: semantics{integer: intOp(mulHi)}},
 	Pow: {Name: "Pow", Doc: "x to the power y (powf, pow)", Arity: 2, Types: floatSet, Result: SameType,
-		ULP32: 4, ULP64: 2, cuda: floatCall("pow"), sem: viaFloat64Binary(math.Pow)},
+		ULP32: 4, ULP64: 2, cuda: floatCall("pow"), sem: viaFloat64Binary(refmath.Pow)},
 	Copysign: {Name: "Copysign", Doc: "x with the sign of y (copysignf, copysign)", Arity: 2, Types: floatSet,
 		Result: SameType, cuda: floatCall("copysign"), sem: viaFloat64Binary(math.Copysign)},
 }
@@ -371,7 +373,10 @@ func withReturn(sp Spelling, returns, t Type) Spelling {
 }
 
 // transcendental is a float function CUDA computes within ulp32 and ulp64
-// units in the last place, named name (with an "f" suffix for float32).
+// units in the last place, named name (with an "f" suffix for float32),
+// and f its meaning in float64: a function within one ulp of the correctly
+// rounded result (internal/refmath's, or Go's math package's where it is
+// that accurate), so that the float32 form, rounding f's result, is too.
 func transcendental(name, doc, cName string, ulp32, ulp64 int, f func(float64) float64) Operation {
 	return Operation{Name: name, Doc: doc + " (" + cName + "f, " + cName + ")", Arity: 1, Types: floatSet,
 		Result: SameType, ULP32: ulp32, ULP64: ulp64, cuda: floatCall(cName), sem: viaFloat64(f)}

@@ -265,7 +265,7 @@ func operands(rng *rand.Rand, o *ir.Operation, t ir.Type, arity int) [][]ir.Valu
 // random operands, and compares them element by element: bit for bit for
 // integer and bool results and correctly rounded operations, within CUDA's
 // documented largest error (ir.Operation.ULP) plus one ulp for the
-// evaluator's own rounding (Go's math functions are within one ulp of the
+// evaluator's own rounding (its functions are within one ulp of the
 // correctly rounded result) for the others. It logs the largest difference
 // seen per operation.
 func TestGPUOperatorTable(t *testing.T) {
