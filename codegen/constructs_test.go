@@ -26,8 +26,30 @@ func constructKernels() []*ir.Kernel {
 			continue
 		}
 		ks = append(ks, operatorKernel(t))
+		if t.IsFloat() {
+			ks = append(ks, conversionKernel(t))
+		}
 	}
 	return ks
+}
+
+// conversionKernel converts a float of type from to every integer type, as
+// the saturating helpers print it.
+func conversionKernel(from ir.Type) *ir.Kernel {
+	in := global("in", from, ir.Input, 2)
+	i := v("i", ir.Uint32)
+	var arrays []*ir.Array
+	stmts := []ir.Stmt{}
+	for _, to := range ir.Types {
+		if !to.IsInteger() {
+			continue
+		}
+		out := global("out_"+to.String(), to, ir.Output, 3)
+		arrays = append(arrays, out)
+		stmts = append(stmts, store(out, i, &ir.Convert{To: to, X: load(in, i, 11)}, 12))
+	}
+	return kernel("convert_"+from.String(), append([]*ir.Array{in}, arrays...), nil,
+		forAll(ir.GridThreads, i, &ir.Len{Array: in}, 10, stmts...))
 }
 
 // storageKernel reads a 16-bit float storage type, computes in float32 and

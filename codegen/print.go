@@ -326,6 +326,9 @@ func helpers(k *ir.Kernel) []string {
 					if h, ok := storageConversion[[2]ir.Type{c.X.Type(), c.To}]; ok {
 						set[h.definition] = true
 					}
+					if h, ok := saturatingConversion[[2]ir.Type{c.X.Type(), c.To}]; ok {
+						set[h.definition] = true
+					}
 				}
 			})
 		}

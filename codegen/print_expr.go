@@ -33,15 +33,36 @@ var infixPrecedence = map[string]int{
 	"*": precMultiplicative, "/": precMultiplicative, "%": precMultiplicative,
 }
 
-// saturatingConversion names CUDA's float-to-integer conversions that
-// truncate toward zero and saturate (NaN gives 0), as the evaluator does; a
-// C cast of an out-of-range value is undefined.
-var saturatingConversion = map[[2]ir.Type]string{
-	{ir.Float32, ir.Int32}: "__float2int_rz", {ir.Float32, ir.Uint32}: "__float2uint_rz",
-	{ir.Float32, ir.Int64}: "__float2ll_rz", {ir.Float32, ir.Uint64}: "__float2ull_rz",
-	{ir.Float64, ir.Int32}: "__double2int_rz", {ir.Float64, ir.Uint32}: "__double2uint_rz",
-	{ir.Float64, ir.Int64}: "__double2ll_rz", {ir.Float64, ir.Uint64}: "__double2ull_rz",
-}
+// saturatingConversion converts a float to an integer type as the
+// evaluator does: truncated toward zero, saturated at the type's limits,
+// NaN giving 0 (a C cast of an out-of-range value is undefined, and CUDA's
+// saturating conversions give the most negative value for NaN). One helper
+// per pair, built on CUDA's __float2int_rz family and clamped further for
+// the 8- and 16-bit types.
+var saturatingConversion = func() map[[2]ir.Type]conversionHelper {
+	intrinsic := map[[2]ir.Type]string{
+		{ir.Float32, ir.Int32}: "__float2int_rz", {ir.Float32, ir.Uint32}: "__float2uint_rz",
+		{ir.Float32, ir.Int64}: "__float2ll_rz", {ir.Float32, ir.Uint64}: "__float2ull_rz",
+		{ir.Float64, ir.Int32}: "__double2int_rz", {ir.Float64, ir.Uint32}: "__double2uint_rz",
+		{ir.Float64, ir.Int64}: "__double2ll_rz", {ir.Float64, ir.Uint64}: "__double2ull_rz",
+	}
+	narrow := map[ir.Type][2]string{ // the 8- and 16-bit types' limits
+		ir.Int8: {"-128", "127"}, ir.Uint8: {"0", "255"}, ir.Int16: {"-32768", "32767"}, ir.Uint16: {"0", "65535"},
+	}
+	helpers := map[[2]ir.Type]conversionHelper{}
+	for _, from := range []ir.Type{ir.Float32, ir.Float64} {
+		for _, to := range []ir.Type{ir.Int8, ir.Uint8, ir.Int16, ir.Uint16, ir.Int32, ir.Uint32, ir.Int64, ir.Uint64} {
+			name := "__obs_" + from.String() + "_to_" + to.String()
+			value := intrinsic[[2]ir.Type{from, to}] + "(x)"
+			if lim, ok := narrow[to]; ok {
+				value = "(" + cType(to) + ")min(max(" + intrinsic[[2]ir.Type{from, ir.Int32}] + "(x), " + lim[0] + "), " + lim[1] + ")"
+			}
+			helpers[[2]ir.Type{from, to}] = conversionHelper{name, "static __device__ __forceinline__ " + cType(to) + " " + name +
+				"(" + cType(from) + " x) { return x != x ? 0 : " + value + "; }"}
+		}
+	}
+	return helpers
+}()
 
 // conversionHelper is a C function converting to or from a 16-bit float
 // storage type, and its definition.
@@ -107,8 +128,8 @@ func writeExpr(b *strings.Builder, e ir.Expr) {
 			b.WriteString(")")
 			break
 		}
-		if f, ok := saturatingConversion[[2]ir.Type{e.X.Type(), e.To}]; ok {
-			b.WriteString(f + "(")
+		if c, ok := saturatingConversion[[2]ir.Type{e.X.Type(), e.To}]; ok {
+			b.WriteString(c.name + "(")
 			writeExpr(b, e.X)
 			b.WriteString(")")
 			break

@@ -166,9 +166,10 @@ func TestCPULaunchStateEstimate(t *testing.T) {
 		if allocated < 0.75*estimate || allocated > 1.25*estimate+64<<10 {
 			t.Errorf("n=%d: the launch allocated %.0f bytes, the device counts %.0f", n, allocated, estimate)
 		}
-		// The state of a large launch is a few bytes per element written.
-		if perElement := allocated / float64(n); n >= 1<<20 && perElement > 8 {
-			t.Errorf("n=%d: the launch allocated %.1f bytes per element written, want at most 8", n, perElement)
+		// The state of a large launch is a few bytes per element written,
+		// plus that of the blocks running at once (one per core).
+		if perElement := allocated / float64(n); n >= 1<<20 && perElement > 16 {
+			t.Errorf("n=%d: the launch allocated %.1f bytes per element written, want at most 16", n, perElement)
 		}
 	}
 }
