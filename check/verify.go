@@ -54,7 +54,7 @@ type verifier struct {
 // checked.
 type warpState struct {
 	forAll   *ir.ForAll // the innermost ForAll with a Thread body, or nil
-	complete bool       // that ForAll runs all 32 lanes of every warp
+	complete bool       // that ForAll runs all ir.WarpSize lanes of every warp
 	branched bool       // the statement is under an If, a While or a thread-dependent For of that body
 }
 

@@ -148,6 +148,11 @@ func badInputs() []badInput {
 				out.Store(t, i, in.At(i).Div(dsl.N(0))) // bad: division by constant zero
 			})
 		}, "Div of a uint32 by constant 0: integer division or remainder by zero"},
+		{"CeilDiv by constant zero", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				out.Store(t, i, dsl.CeilDiv(in.At(i), dsl.N(0))) // bad: CeilDiv by constant zero
+			})
+		}, "Div of a uint32 by constant 0"},
 		{"shift by a folded constant", func() error {
 			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				out.Store(t, i, in.At(i).Shl(dsl.N(16).Add(dsl.N(16)))) // bad: shift by a folded constant
