@@ -16,6 +16,9 @@ func collectiveKernels() []*dsl.Kernel {
 	return []*dsl.Kernel{
 		warpLaneKernel(u32Ops[5], 64, false), warpLaneKernel(u32Ops[4], 64, true),
 		warpLaneKernel(i64Ops[0], 128, false), warpLaneKernel(f32Ops[0], 32, true),
+		collectiveKernel(u32Ops[5], 256, atBlock), collectiveKernel(u32Ops[4], 64, atWarp),
+		collectiveKernel(i64Ops[1], 128, atBlock), collectiveKernel(f32Ops[0], 32, atWarp),
+		tileKernel(u32Ops[0], 256, 1000, false), tileKernel(u32Ops[5], 128, 512, true),
 	}
 }
 

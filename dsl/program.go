@@ -163,6 +163,15 @@ func (b *Block) scope() *scope {
 
 func (*Block) nest(s *scope) *Block { return &Block{s} }
 
+// Threads returns the number of threads of the block, the kernel's
+// threads per block (0 for a nil builder).
+func (b *Block) Threads() int {
+	if s := b.scope(); s != nil {
+		return s.k.ir.Threads
+	}
+	return 0
+}
+
 // If runs then when c holds. c must be the same for every thread of the
 // block if then contains a barrier.
 func (b *Block) If(c Bool, then func(*Block)) { ifStmt(b, c, then) }
