@@ -19,6 +19,7 @@ func collectiveKernels() []*dsl.Kernel {
 		collectiveKernel(u32Ops[5], 256, atBlock), collectiveKernel(u32Ops[4], 64, atWarp),
 		collectiveKernel(i64Ops[1], 128, atBlock), collectiveKernel(f32Ops[0], 32, atWarp),
 		tileKernel(u32Ops[0], 256, 1000, false), tileKernel(u32Ops[5], 128, 512, true),
+		searchKernel[uint32](), searchKernel[int64](), searchKernel[float32](),
 	}
 }
 
