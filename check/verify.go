@@ -55,7 +55,7 @@ type verifier struct {
 type warpState struct {
 	forAll   *ir.ForAll // the innermost ForAll with a Thread body, or nil
 	complete bool       // that ForAll runs all ir.WarpSize lanes of every warp
-	branched bool       // the statement is under an If, a While or a thread-dependent For of that body
+	branched bool       // the statement is under an If, a While or a For of that body whose condition may differ between lanes
 }
 
 func newVerifier(k *ir.Kernel) *verifier {

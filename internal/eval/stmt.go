@@ -228,12 +228,16 @@ func (c *compiler) ifStmt(s *ir.If, sc *scope) stmtFn {
 			}
 		}
 	}
+	pos, warpOps := sc.pos, hasWarpOp(s.Then, s.Else)
 	return func(m *machine) {
 		var cv vec
 		if cond(m, &cv); m.stop {
 			return
 		}
 		saved, holds := m.mask, lanesHolding(&cv)
+		if warpOps && !lanesAgree(m, pos, "an if", saved, holds) {
+			return
+		}
 		if m.mask = saved & holds; m.mask != 0 {
 			then(m)
 		}
@@ -270,6 +274,7 @@ func (c *compiler) forStmt(s *ir.For, sc *scope) stmtFn {
 		return nil
 	}
 	pos, set := sc.pos, setter(slot, lane)
+	warpOps := !sc.uniform() && hasWarpOp(s.Body)
 	return func(m *machine) {
 		var cv, iv vec
 		if count(m, &cv); m.stop {
@@ -284,7 +289,7 @@ func (c *compiler) forStmt(s *ir.For, sc *scope) stmtFn {
 					active |= 1 << l
 				}
 			}
-			if active == 0 || !m.step(pos) {
+			if warpOps && !lanesAgree(m, pos, "a loop", saved, active) || active == 0 || !m.step(pos) {
 				break
 			}
 			broadcast(&iv, i)
@@ -304,12 +309,15 @@ func (c *compiler) while(s *ir.While, sc *scope) stmtFn {
 	if !ok {
 		return nil
 	}
-	pos := sc.pos
+	pos, warpOps := sc.pos, !sc.uniform() && hasWarpOp(s.Body)
 	return func(m *machine) {
 		saved := m.mask
 		for n := 0; ; n++ {
 			var cv vec
 			if cond(m, &cv); m.stop {
+				break
+			}
+			if warpOps && !lanesAgree(m, pos, "a loop", m.mask, lanesHolding(&cv)) {
 				break
 			}
 			if m.mask &= lanesHolding(&cv); m.mask == 0 {
