@@ -14,15 +14,6 @@ type Op[T dsl.Scalar] func(a, b dsl.Exp[T]) dsl.Exp[T]
 // nilOp is what a collective given a nil operator reports.
 const nilOp = "a nil operator (Op): give a function such as dsl.U32.Add"
 
-// The warp collectives below run in the Thread body of a ForAll that runs
-// every lane of each warp (a Warp.ForAll of ir.WarpSize lanes or a
-// Block.ForAll over the block's threads), outside any condition that may
-// differ between the lanes of a warp: every lane calls them, with one value
-// each. Only the lanes below valid (a count, the same in every lane of the
-// warp) hold values; the others still take part in the shuffles, but their
-// values are never combined, so they may hold anything, and what they get
-// back is unspecified. LanesBelow gives valid for a ForAll over an array.
-
 // LanesBelow returns the number of lanes of the warp that runs index i
 // whose indices are below n: the lanes holding an element of an array of n
 // elements when lane l runs index i - LaneOf(i) + l, as in every ForAll.
@@ -32,8 +23,18 @@ func LanesBelow(n, i dsl.U32) dsl.U32 {
 }
 
 // WarpScan returns, in lane l, the inclusive scan x_0 op x_1 op ... op x_l
-// of the values x of the warp's lanes (see above for valid and the ForAll
-// it needs): five shuffles, Kogge and Stone's scan.
+// of the values x of the warp's lanes: five shuffles, Kogge and Stone's
+// scan.
+//
+// Like WarpScanExclusive and WarpReduce, it runs in the Thread body of a
+// ForAll that runs every lane of each warp (a Warp.ForAll of ir.WarpSize
+// lanes, or a Block.ForAll over the block's threads), outside any condition
+// that may differ between the lanes of a warp: every lane calls it, with
+// one value. Only the lanes below valid (a count, the same in every lane
+// of the warp; ir.WarpSize or more for all) hold values: the others still
+// take part in the shuffles, but their values are never combined, so they
+// may hold anything, and what they get back is unspecified. LanesBelow
+// gives valid for a ForAll over an array.
 func WarpScan[T dsl.Number](t *dsl.Thread, op Op[T], x dsl.Exp[T], valid dsl.U32) dsl.Exp[T] {
 	if op == nil {
 		return dsl.Let(t, dsl.Invalid[T]("WarpScan of "+nilOp)).Exp
@@ -51,7 +52,7 @@ func WarpScan[T dsl.Number](t *dsl.Thread, op Op[T], x dsl.Exp[T], valid dsl.U32
 }
 
 // WarpScanExclusive returns, in lane l, identity op x_0 op ... op x_(l-1):
-// identity in lane 0. identity must be op's identity (op(identity, x) = x:
+// identity in lane 0 (see WarpScan for where it runs and valid). identity must be op's identity (op(identity, x) = x:
 // 0 for Add and Xor, the type's smallest value for Max, ...).
 func WarpScanExclusive[T dsl.Number](t *dsl.Thread, op Op[T], identity, x dsl.Exp[T], valid dsl.U32) dsl.Exp[T] {
 	inclusive := WarpScan(t, op, x, valid)
@@ -60,7 +61,8 @@ func WarpScanExclusive[T dsl.Number](t *dsl.Thread, op Op[T], identity, x dsl.Ex
 }
 
 // WarpReduce returns, in every lane, x_0 op x_1 op ... op x_(valid-1): the
-// warp's total, the same in all its lanes. valid must be at least 1.
+// warp's total, the same in all its lanes (see WarpScan for where it runs).
+// valid must be at least 1.
 func WarpReduce[T dsl.Number](t *dsl.Thread, op Op[T], x dsl.Exp[T], valid dsl.U32) dsl.Exp[T] {
 	inclusive := WarpScan(t, op, x, valid)
 	last := valid.Min(dsl.N(ir.WarpSize)).Max(dsl.N(1)).Sub(dsl.N(1))
