@@ -58,15 +58,18 @@ func gpuLengths(r *rand.Rand) []int {
 	return ns
 }
 
-// gpuCollectives compares the warp collectives, Scan, ScanExclusive and
-// Reduce at both levels and BlockScan of tiles on the GPU with the
-// evaluator for the operators ops.
+// gpuCollectives compares the warp collectives, and Scan, ScanExclusive
+// and Reduce at both levels, on the GPU with the evaluator for the
+// operators ops.
 func gpuCollectives[T dsl.Number](t *testing.T, gpu runtime.Device, ops []operator[T], seed uint64) {
 	r := rand.New(rand.NewPCG(seed, 2))
 	for _, o := range ops {
-		for _, n := range gpuLengths(r) {
+		// Two block sizes of 32 to 1024 threads per operator: each is a
+		// kernel NVRTC compiles, whatever the lengths.
+		sizes := [2]int{32 << r.IntN(6), 32 << r.IntN(6)}
+		for i, n := range gpuLengths(r) {
+			threads := sizes[i%2]
 			xs := o.values(r.Uint64(), n)
-			threads := 32 << r.IntN(6) // 32 to 1024
 			name := fmt.Sprintf("%s, %d elements, %d threads", o.name, n, threads)
 			for _, warps := range []bool{false, true} {
 				sameOnBoth(t, gpu, func() *dsl.Kernel { return warpLaneKernel(o, threads, warps) },
