@@ -58,6 +58,13 @@ func badInputs() []badInput {
 				})
 			})
 		}, "WarpScan of a nil operator (Op)"},
+		{"WarpReduce with a nil operator", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, arrays.WarpReduce(t, nilOp, in.At(i), dsl.N(32))) // bad: WarpReduce with a nil operator
+				})
+			})
+		}, "WarpReduce of a nil operator (Op)"},
 		{"WarpScan in a ForAll of part of the warps", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				b.ForAll(in.Len(), func(t *dsl.Thread, i dsl.U32) {

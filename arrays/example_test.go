@@ -144,3 +144,46 @@ func ExampleReduce() {
 	// [338350] <nil>
 	// [42925 295425] <nil>
 }
+
+// A block of 32 threads scans 100 elements, four or fewer per thread, with
+// an operator that is not commutative: "the last non-zero element so far".
+// BlockScan gives the block's total too.
+func ExampleBlockScan() {
+	k := dsl.NewKernel("lastNonZero", 32)
+	in := dsl.Input[uint32](k, "in")
+	out, total := dsl.Output[uint32](k, "out"), dsl.Output[uint32](k, "total")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			last := func(x, y dsl.U32) dsl.U32 { return dsl.Select(y.Ne(dsl.N(0)), y, x) }
+			s := arrays.BlockScan(b, last, arrays.FromArray(in))
+			arrays.WriteTo(b, out, s.Exclusive(dsl.N(0)))
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { total.Store(t, dsl.N(0), s.Total()) })
+		})
+	})
+	kernel, err := k.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dev := runtime.CPU()
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	xs := make([]uint32, 100)
+	xs[3], xs[40], xs[97] = 7, 9, 5
+	inb, _ := runtime.FromSlice(dev, xs)
+	outb, _ := runtime.Alloc[uint32](dev, 100)
+	totalb, _ := runtime.Alloc[uint32](dev, 1)
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, inb, outb, totalb); err != nil {
+		fmt.Println(err)
+		return
+	}
+	got, _ := outb.ToSlice()
+	fmt.Println(got[:5], got[40:42], got[97:])
+	fmt.Println(totalb.ToSlice())
+	// Output:
+	// [0 0 0 0 7] [7 9] [9 5 5]
+	// [5] <nil>
+}

@@ -36,8 +36,13 @@ func LanesBelow(n, i dsl.U32) dsl.U32 {
 // may hold anything, and what they get back is unspecified. LanesBelow
 // gives valid for a ForAll over an array.
 func WarpScan[T dsl.Number](t *dsl.Thread, op Op[T], x dsl.Exp[T], valid dsl.U32) dsl.Exp[T] {
+	return laneScan("WarpScan", t, op, x, valid)
+}
+
+// laneScan is WarpScan, called by what.
+func laneScan[T dsl.Number](what string, t *dsl.Thread, op Op[T], x dsl.Exp[T], valid dsl.U32) dsl.Exp[T] {
 	if op == nil {
-		return dsl.Let(t, dsl.Invalid[T]("WarpScan of "+nilOp)).Exp
+		return dsl.Let(t, dsl.Invalid[T](what+" of "+nilOp)).Exp
 	}
 	v := dsl.Let(t, x)
 	lane := dsl.LaneIdx
@@ -55,7 +60,7 @@ func WarpScan[T dsl.Number](t *dsl.Thread, op Op[T], x dsl.Exp[T], valid dsl.U32
 // identity in lane 0 (see WarpScan for where it runs and valid). identity must be op's identity (op(identity, x) = x:
 // 0 for Add and Xor, the type's smallest value for Max, ...).
 func WarpScanExclusive[T dsl.Number](t *dsl.Thread, op Op[T], identity, x dsl.Exp[T], valid dsl.U32) dsl.Exp[T] {
-	inclusive := WarpScan(t, op, x, valid)
+	inclusive := laneScan("WarpScanExclusive", t, op, x, valid)
 	below := dsl.Shuffle(t, dsl.ShuffleUp, inclusive, dsl.N(1))
 	return dsl.Let(t, dsl.Select(dsl.LaneIdx.Eq(dsl.N(0)), identity, below)).Exp
 }
@@ -64,7 +69,7 @@ func WarpScanExclusive[T dsl.Number](t *dsl.Thread, op Op[T], identity, x dsl.Ex
 // warp's total, the same in all its lanes (see WarpScan for where it runs).
 // valid must be at least 1.
 func WarpReduce[T dsl.Number](t *dsl.Thread, op Op[T], x dsl.Exp[T], valid dsl.U32) dsl.Exp[T] {
-	inclusive := WarpScan(t, op, x, valid)
+	inclusive := laneScan("WarpReduce", t, op, x, valid)
 	last := valid.Min(dsl.N(ir.WarpSize)).Max(dsl.N(1)).Sub(dsl.N(1))
 	return dsl.Shuffle(t, dsl.ShuffleIdx, inclusive, last)
 }
