@@ -16,6 +16,19 @@
 // to a new shared array and insert the barrier (__syncthreads) after it, then
 // return a Pull array that reads it.
 //
+// The collectives combine the elements of an array with an associative
+// operator (Op: dsl.U32.Add, dsl.U32.Max, or any function of two
+// expressions, commutative or not), in the elements' order. WarpScan,
+// WarpScanExclusive and WarpReduce take one value per lane in thread code,
+// exchanging them with shuffles (CUB's WarpScan and WarpReduce). Scan,
+// ScanExclusive and Reduce take an array of any length and are written once
+// for a warp and for a block (the Collective levels): each lane or thread
+// folds a run of elements sequentially, the warp scans the runs' totals
+// with WarpScan, and a block scans its warps' totals in shared memory with
+// the warp scan itself, as CUB's BlockScan does. BlockScan also gives the
+// block's total. Search, LowerBound and UpperBound are sort.Search in a
+// thread.
+//
 // One level of Sklansky's prefix sum reads:
 //
 //	func fan(a arrays.Pull[uint32]) arrays.Pull[uint32] {

@@ -90,3 +90,100 @@ func ExampleReverse() {
 	fmt.Println(outb.ToSlice())
 	// Output: [16 12 8 4 0] <nil>
 }
+
+// sumOfSquares is written once for every level a collective runs at: the
+// sum of the squares of a, as a Push array of one element at level P.
+func sumOfSquares[P arrays.Collective](a arrays.Pull[uint32]) arrays.Push[P, uint32] {
+	return arrays.Reduce[P](dsl.U32.Add, arrays.Map(a, func(x dsl.U32) dsl.U32 { return x.Mul(x) }))
+}
+
+// One reduction used by a whole block, whose 64 threads share the 100
+// elements and combine their warps' totals through shared memory, and by
+// each warp of the block on its own half, with shuffles only.
+func ExampleReduce() {
+	k := dsl.NewKernel("sumsOfSquares", 64)
+	in := dsl.Input[uint32](k, "in")
+	whole, halves := dsl.Output[uint32](k, "whole"), dsl.Output[uint32](k, "halves")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			a := arrays.FromArray(in)
+			arrays.WriteTo(b, whole, sumOfSquares[*dsl.Block](a))
+			parts := arrays.SplitUp(50, dsl.N(0), a)
+			b.ForAllWarps(parts.Len(), func(w *dsl.Warp, wid dsl.U32) {
+				sumOfSquares[*dsl.Warp](parts.At(wid)).Run(w, func(t *dsl.Thread, _ dsl.U32, sum dsl.U32) {
+					halves.Store(t, wid, sum)
+				})
+			})
+		})
+	})
+	kernel, err := k.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dev := runtime.CPU()
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	xs := make([]uint32, 100)
+	for i := range xs {
+		xs[i] = uint32(i + 1)
+	}
+	inb, _ := runtime.FromSlice(dev, xs)
+	wholeb, _ := runtime.Alloc[uint32](dev, 1)
+	halvesb, _ := runtime.Alloc[uint32](dev, 2)
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, inb, wholeb, halvesb); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(wholeb.ToSlice())
+	fmt.Println(halvesb.ToSlice())
+	// Output:
+	// [338350] <nil>
+	// [42925 295425] <nil>
+}
+
+// A block of 32 threads scans 100 elements, four or fewer per thread, with
+// an operator that is not commutative: "the last non-zero element so far".
+// BlockScan gives the block's total too.
+func ExampleBlockScan() {
+	k := dsl.NewKernel("lastNonZero", 32)
+	in := dsl.Input[uint32](k, "in")
+	out, total := dsl.Output[uint32](k, "out"), dsl.Output[uint32](k, "total")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			last := func(x, y dsl.U32) dsl.U32 { return dsl.Select(y.Ne(dsl.N(0)), y, x) }
+			s := arrays.BlockScan(b, last, arrays.FromArray(in))
+			arrays.WriteTo(b, out, s.Exclusive(dsl.N(0)))
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { total.Store(t, dsl.N(0), s.Total()) })
+		})
+	})
+	kernel, err := k.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dev := runtime.CPU()
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	xs := make([]uint32, 100)
+	xs[3], xs[40], xs[97] = 7, 9, 5
+	inb, _ := runtime.FromSlice(dev, xs)
+	outb, _ := runtime.Alloc[uint32](dev, 100)
+	totalb, _ := runtime.Alloc[uint32](dev, 1)
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, inb, outb, totalb); err != nil {
+		fmt.Println(err)
+		return
+	}
+	got, _ := outb.ToSlice()
+	fmt.Println(got[:5], got[40:42], got[97:])
+	fmt.Println(totalb.ToSlice())
+	// Output:
+	// [0 0 0 0 7] [7 9] [9 5 5]
+	// [5] <nil>
+}

@@ -121,7 +121,7 @@ func (p Pulls[T]) At(i dsl.U32) Pull[T] { return p.at(i) }
 // shorter than m is padded with pad.
 func SplitUp[T dsl.Scalar](m uint32, pad dsl.Exp[T], a Pull[T]) Pulls[T] {
 	mm := dsl.N(m)
-	return Pulls[T]{n: ceilDiv(a.n, m), m: mm, at: func(i dsl.U32) Pull[T] {
+	return Pulls[T]{n: dsl.CeilDiv(a.n, mm), m: mm, at: func(i dsl.U32) Pull[T] {
 		base := i.Mul(mm)
 		return Generate(mm, func(j dsl.U32) dsl.Exp[T] {
 			k := base.Add(j)
@@ -160,11 +160,6 @@ func MapBlocks[T, U dsl.Scalar](p Pulls[T], perBlock uint32, f func(b *dsl.Block
 			f(b, bid, p.at(bid)).run(b, func(t *dsl.Thread, i dsl.U32, v dsl.Exp[U]) { w(t, base.Add(i), v) })
 		})
 	}}
-}
-
-// ceilDiv returns n/m rounded up, without overflow.
-func ceilDiv(n dsl.U32, m uint32) dsl.U32 {
-	return n.Div(dsl.N(m)).Add(dsl.Cast[uint32](n.Rem(dsl.N(m)).Ne(dsl.N(0))))
 }
 
 // ComputeInto is Compute writing into the given shared array, which must be

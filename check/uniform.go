@@ -99,7 +99,7 @@ func (w *dependenceWalk) body(body []ir.Stmt) {
 		case *ir.Atomic:
 			w.set(s.Result, perThread)
 		case *ir.Shuffle:
-			w.set(s.Result, perThread)
+			w.set(s.Result, shuffleVariance(s, of))
 		case *ir.Ballot:
 			w.set(s.Result, perWarp)
 		case *ir.If:
@@ -121,6 +121,19 @@ func (w *dependenceWalk) body(body []ir.Stmt) {
 			w.frames = w.frames[:len(w.frames)-1]
 		}
 	}
+}
+
+// shuffleVariance is the variance of a shuffle's result: a value every lane
+// holds comes back unchanged, and a value read from one lane, the same in
+// every lane of the warp, is that lane's in all of them.
+func shuffleVariance(s *ir.Shuffle, of func(ir.Expr) variance) variance {
+	switch value := of(s.Value); {
+	case value != perThread:
+		return value
+	case s.Mode == ir.ShuffleIdx && of(s.Lane) != perThread:
+		return perWarp
+	}
+	return perThread
 }
 
 // forAllVariance is the variance of a ForAll's index.

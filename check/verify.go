@@ -54,8 +54,8 @@ type verifier struct {
 // checked.
 type warpState struct {
 	forAll   *ir.ForAll // the innermost ForAll with a Thread body, or nil
-	complete bool       // that ForAll runs all 32 lanes of every warp
-	branched bool       // the statement is under an If, a While or a thread-dependent For of that body
+	complete bool       // that ForAll runs all ir.WarpSize lanes of every warp
+	branched bool       // the statement is under an If, a While or a For of that body whose condition may differ between lanes
 }
 
 func newVerifier(k *ir.Kernel) *verifier {

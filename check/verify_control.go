@@ -4,13 +4,15 @@ import "github.com/obsidian-go/obsidian/ir"
 
 // control walks the children of an if, a while or a for (by calling walk)
 // with what the condition or count cond means for the threads: in a thread
-// program, a branch the lanes of a warp may take differently; elsewhere, a
-// barrier that only some threads would reach.
+// program, a branch the lanes of a warp may take differently (unless cond
+// is provably the same in every lane of the warp, as a ballot's result is:
+// then the whole warp takes the branch, and shuffles and ballots may be in
+// it); elsewhere, a barrier that only some threads would reach.
 func (v *verifier) control(s ir.Stmt, cond ir.Expr, walk func()) {
 	x := v.dep.of(cond)
 	if v.level == ir.ThreadLevel {
 		saved := v.warp
-		if _, isFor := s.(*ir.For); !isFor || x == perThread {
+		if x == perThread {
 			v.warp.branched = true
 		}
 		walk()

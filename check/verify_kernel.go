@@ -12,7 +12,7 @@ func (v *verifier) kernel() {
 		// or a variable of that name would hide the kernel in its own body.
 		v.names[k.Name] = "kernel " + k.Name
 	}
-	if k.Threads < 32 || k.Threads > 1024 || k.Threads%32 != 0 {
+	if k.Threads < ir.WarpSize || k.Threads > 1024 || k.Threads%ir.WarpSize != 0 {
 		v.errorf(k.Pos, "kernel %s has %d threads per block; CUDA needs 1 to 1024, and a whole number of "+
 			"warps (a multiple of 32)", k.Name, k.Threads)
 	}

@@ -183,8 +183,8 @@ func (v *verifier) forAll(s *ir.ForAll) {
 	if ok {
 		count, constant = ConstValue(s.Count)
 	}
-	if s.Kind == ir.WarpLanes && constant && count.Bits > 32 {
-		v.errorf(s.Pos, "WarpLanes count is %d; a warp has 32 lanes", count.Bits)
+	if s.Kind == ir.WarpLanes && constant && count.Bits > ir.WarpSize {
+		v.errorf(s.Pos, "WarpLanes count is %d; a warp has %d lanes", count.Bits, ir.WarpSize)
 	}
 	if !v.declareVar(s.Var, s.Pos) {
 		return
@@ -235,9 +235,9 @@ func (v *verifier) sharedUse(a *ir.Array, pos ir.Pos) {
 func (v *verifier) fillsWarps(k ir.ForAllKind, count uint64) bool {
 	switch k {
 	case ir.WarpLanes:
-		return count == 32
+		return count == ir.WarpSize
 	case ir.BlockThreads:
-		return count == uint64(v.k.Threads) && v.k.Threads%32 == 0
+		return count == uint64(v.k.Threads) && v.k.Threads%ir.WarpSize == 0
 	}
 	return false
 }
@@ -297,13 +297,13 @@ func (v *verifier) wholeWarp(pos ir.Pos, what string) {
 	switch {
 	case v.level != ir.ThreadLevel:
 	case !w.complete:
-		v.errorf(pos, "a %s needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of count 32 or a "+
-			"BlockThreads ForAll of count %d (the block size)", what, v.k.Threads)
+		v.errorf(pos, "a %s needs all %d lanes of a warp: it must be in a WarpLanes ForAll of count %d or a "+
+			"BlockThreads ForAll of count %d (the block size)", what, ir.WarpSize, ir.WarpSize, v.k.Threads)
 	case w.branched:
-		v.errorf(pos, "a %s needs all 32 lanes of a warp, but here it is under an if or a loop whose "+
-			"condition may differ between lanes", what)
+		v.errorf(pos, "a %s needs all %d lanes of a warp, but here it is under an if or a loop whose "+
+			"condition may differ between lanes", what, ir.WarpSize)
 	case v.divergent > 0:
-		v.errorf(pos, "a %s needs all 32 lanes of a warp, but here it is under a thread-dependent condition "+
-			"outside its ForAll", what)
+		v.errorf(pos, "a %s needs all %d lanes of a warp, but here it is under a thread-dependent condition "+
+			"outside its ForAll", what, ir.WarpSize)
 	}
 }

@@ -148,6 +148,11 @@ func badInputs() []badInput {
 				out.Store(t, i, in.At(i).Div(dsl.N(0))) // bad: division by constant zero
 			})
 		}, "Div of a uint32 by constant 0: integer division or remainder by zero"},
+		{"CeilDiv by constant zero", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				out.Store(t, i, dsl.CeilDiv(in.At(i), dsl.N(0))) // bad: CeilDiv by constant zero
+			})
+		}, "Div of a uint32 by constant 0"},
 		{"shift by a folded constant", func() error {
 			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				out.Store(t, i, in.At(i).Shl(dsl.N(16).Add(dsl.N(16)))) // bad: shift by a folded constant
@@ -377,6 +382,32 @@ func badInputs() []badInput {
 				out.Store(t, i, dsl.Ballot(nilThread, i.Lt(dsl.N(3)))) // bad: Ballot with a nil thread
 			}))
 		}, "Ballot on a nil builder (*dsl.Thread)"},
+		{"shuffle under an if on a value of another lane", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				neighbour := dsl.Shuffle(t, dsl.ShuffleIdx, in.At(i), i.Xor(dsl.N(1))) // differs between lanes
+				t.If(neighbour.Gt(dsl.N(3)), func(t *dsl.Thread) {
+					out.Store(t, i, dsl.Shuffle(t, dsl.ShuffleXor, i, dsl.N(1))) // bad: shuffle under an if on a value of another lane
+				})
+			})
+		}, "a shuffle needs all 32 lanes of a warp, but here it is under an if or a loop whose condition may differ"},
+		{"ballot under a while on a lane's own value", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				n := dsl.Let(t, dsl.N(0))
+				t.While(n.Lt(in.At(i)), func(t *dsl.Thread) {
+					n.Set(n.Add(dsl.Ballot(t, i.Lt(n.Exp)))) // bad: ballot under a while on a lane's own value
+				})
+				out.Store(t, i, n.Exp)
+			})
+		}, "a ballot needs all 32 lanes of a warp, but here it is under an if or a loop whose condition may differ"},
+		{"Any in a partial ForAll", func() error {
+			return blockStep(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(100), func(t *dsl.Thread, i dsl.U32) {
+					t.If(dsl.Any(t, in.At(i).Gt(dsl.N(3))), func(t *dsl.Thread) { // bad: Any in a partial ForAll
+						out.Store(t, i, i)
+					})
+				})
+			})
+		}, "a ballot needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of count 32"},
 		{"Let on a nil thread", func() error {
 			return built(gridThreads("nilThread", func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32]) {
 				x := dsl.Let(nilThread, i) // bad: Let on a nil thread

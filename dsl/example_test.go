@@ -118,6 +118,35 @@ func ExampleBallot() {
 	// Output: [0x80000009] <nil>
 }
 
+// Any gives every lane of a warp the same answer, so the whole warp takes
+// the branch, and the branch may shuffle: in a warp holding a zero, every
+// lane takes its neighbour's value.
+func ExampleAny() {
+	k := dsl.NewKernel("swapNearZeros", 64)
+	in := dsl.Input[uint32](k, "in")
+	out := dsl.Output[uint32](k, "out")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+				x := dsl.Let(t, in.At(i))
+				r := dsl.Let(t, x.Exp)
+				t.If(dsl.Any(t, x.Eq(dsl.N(0))), func(t *dsl.Thread) {
+					r.Set(dsl.Shuffle(t, dsl.ShuffleXor, x.Exp, dsl.N(1)))
+				})
+				out.Store(t, i, r.Exp)
+			})
+		})
+	})
+	xs := make([]uint32, 64)
+	for i := range xs {
+		xs[i] = uint32(i + 1)
+	}
+	xs[5] = 0 // in warp 0
+	got, err := runOnCPU(k, xs, 64)
+	fmt.Println(got[:6], got[32:36], err)
+	// Output: [2 1 4 3 0 5] [33 34 35 36] <nil>
+}
+
 // A histogram: every thread adds 1 to the bin of its key with an atomic
 // add, so that threads with keys of one bin do not race.
 func ExampleArray_Atomic() {

@@ -163,6 +163,15 @@ func (b *Block) scope() *scope {
 
 func (*Block) nest(s *scope) *Block { return &Block{s} }
 
+// Threads returns the number of threads of the block, the kernel's
+// threads per block (0 for a nil builder).
+func (b *Block) Threads() int {
+	if s := b.scope(); s != nil {
+		return s.k.ir.Threads
+	}
+	return 0
+}
+
 // If runs then when c holds. c must be the same for every thread of the
 // block if then contains a barrier.
 func (b *Block) If(c Bool, then func(*Block)) { ifStmt(b, c, then) }
@@ -239,7 +248,12 @@ func (t *Thread) scope() *scope {
 
 func (*Thread) nest(s *scope) *Thread { return &Thread{s} }
 
-// If runs then when c holds.
+// If runs then when c holds. When c is provably the same in every lane of
+// the warp (it depends on no lane's index: a Ballot's result, Any, All, a
+// Shuffle from one lane, WarpIdx, ...), the whole warp takes the branch,
+// so that then may shuffle and ballot; the evaluator checks that the lanes
+// of a warp agree on such a condition. The same holds for IfElse, For and
+// While.
 func (t *Thread) If(c Bool, then func(*Thread)) { ifStmt(t, c, then) }
 
 // IfElse runs then when c holds, and els otherwise.

@@ -224,6 +224,7 @@ func (c *compiler) ifStmt(s *ir.If, sc *scope) stmtFn {
 			}
 		}
 	}
+	pos, warpOps := sc.pos, hasWarpOp(s.Then, s.Else)
 	return func(m *machine) {
 		cv := m.scratch()
 		cond(m, cv)
@@ -233,6 +234,9 @@ func (c *compiler) ifStmt(s *ir.If, sc *scope) stmtFn {
 			return
 		}
 		saved := m.mask
+		if warpOps && !lanesAgree(m, pos, "an if", saved, holds) {
+			return
+		}
 		if m.mask = saved & holds; m.mask != 0 {
 			then(m)
 		}
@@ -269,6 +273,7 @@ func (c *compiler) forStmt(s *ir.For, sc *scope) stmtFn {
 		return nil
 	}
 	pos, set := sc.pos, setter(slot, lane)
+	warpOps := !sc.uniform() && hasWarpOp(s.Body)
 	return func(m *machine) {
 		cv, iv := m.scratch(), m.scratch()
 		defer m.release(2)
@@ -284,7 +289,7 @@ func (c *compiler) forStmt(s *ir.For, sc *scope) stmtFn {
 					active |= 1 << l
 				}
 			}
-			if active == 0 || !m.step(pos) {
+			if warpOps && !lanesAgree(m, pos, "a loop", saved, active) || active == 0 || !m.step(pos) {
 				break
 			}
 			broadcast(iv, i)
@@ -304,13 +309,16 @@ func (c *compiler) while(s *ir.While, sc *scope) stmtFn {
 	if !ok {
 		return nil
 	}
-	pos := sc.pos
+	pos, warpOps := sc.pos, !sc.uniform() && hasWarpOp(s.Body)
 	return func(m *machine) {
 		saved := m.mask
 		cv := m.scratch()
 		defer m.release(1)
 		for n := 0; ; n++ {
 			if cond(m, cv); m.stop {
+				break
+			}
+			if warpOps && !lanesAgree(m, pos, "a loop", m.mask, lanesHolding(cv)) {
 				break
 			}
 			if m.mask &= lanesHolding(cv); m.mask == 0 {

@@ -1,0 +1,210 @@
+package arrays_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// badInput is a wrong use of the collectives: build returns what Build
+// says about it, which must be an *ir.Error at the line of this file that
+// carries the comment "// bad: <name>", saying want.
+type badInput struct {
+	name  string
+	build func() error
+	want  string
+}
+
+// inBlock builds a kernel of 64 threads whose one block runs body.
+func inBlock(body func(b *dsl.Block, in, out dsl.Array[uint32])) error {
+	k := dsl.NewKernel("bad", 64)
+	in, out := dsl.Input[uint32](k, "input"), dsl.Output[uint32](k, "output")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) { body(b, in, out) })
+	})
+	_, err := k.Build()
+	return err
+}
+
+func badInputs() []badInput {
+	var nilOp arrays.Op[uint32]
+	var nilBlock *dsl.Block
+	return []badInput{
+		{"Scan with a nil operator", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				scan := arrays.Scan[*dsl.Block](nilOp, arrays.FromArray(in)) // bad: Scan with a nil operator
+				arrays.WriteTo(b, out, scan)
+			})
+		}, "Scan of a nil operator (Op)"},
+		{"Reduce with a nil operator", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAllWarps(dsl.N(1), func(w *dsl.Warp, _ dsl.U32) {
+					sum := arrays.Reduce[*dsl.Warp](nilOp, arrays.FromArray(in)) // bad: Reduce with a nil operator
+					arrays.WriteTo(w, out, sum)
+				})
+			})
+		}, "Reduce of a nil operator (Op)"},
+		{"WarpScan with a nil operator", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, arrays.WarpScan(t, nilOp, in.At(i), dsl.N(32))) // bad: WarpScan with a nil operator
+				})
+			})
+		}, "WarpScan of a nil operator (Op)"},
+		{"WarpReduce with a nil operator", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, arrays.WarpReduce(t, nilOp, in.At(i), dsl.N(32))) // bad: WarpReduce with a nil operator
+				})
+			})
+		}, "WarpReduce of a nil operator (Op)"},
+		{"WarpScan in a ForAll of part of the warps", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(in.Len(), func(t *dsl.Thread, i dsl.U32) {
+					s := arrays.WarpScan(t, dsl.U32.Add, in.At(i), dsl.N(32)) // bad: WarpScan in a ForAll of part of the warps
+					out.Store(t, i, s)
+				})
+			})
+		}, "a shuffle needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of count 32 or a BlockThreads " +
+			"ForAll of count 64"},
+		{"WarpReduce under a condition of the lane", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					t.If(i.Lt(in.Len()), func(t *dsl.Thread) {
+						s := arrays.WarpReduce(t, dsl.U32.Max, in.At(i), dsl.N(32)) // bad: WarpReduce under a condition of the lane
+						out.Store(t, i, s)
+					})
+				})
+			})
+		}, "a shuffle needs all 32 lanes of a warp, but here it is under an if or a loop whose condition may differ"},
+		{"BlockScan on a nil block", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				arrays.BlockScan(nilBlock, dsl.U32.Add, arrays.FromArray(in)) // bad: BlockScan on a nil block
+			})
+		}, "on a nil builder (*dsl.Block)"},
+		{"Total of a zero Scanned", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var s arrays.Scanned[uint32]
+				b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
+					out.Store(t, dsl.N(0), s.Total()) // bad: Total of a zero Scanned
+				})
+			})
+		}, "Total of a zero Scanned (scans come from BlockScan)"},
+		{"Inclusive of a zero Scanned", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var s arrays.Scanned[uint32]
+				arrays.WriteTo(b, out, s.Inclusive()) // bad: Inclusive of a zero Scanned
+			})
+		}, "Inclusive of a zero Scanned"},
+		{"BlockScan written in another block body", func() error {
+			k := dsl.NewKernel("bad", 64)
+			in, out := dsl.Input[uint32](k, "input"), dsl.Output[uint32](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				var s arrays.Scanned[uint32]
+				g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) { s = arrays.BlockScan(b, dsl.U32.Add, arrays.FromArray(in)) })
+				g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+					arrays.WriteTo(b, out, s.Inclusive()) // bad: BlockScan written in another block body
+				})
+			})
+			_, err := k.Build()
+			return err
+		}, "but it belongs to the one at"},
+		{"ScanExclusive with a zero identity", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var identity dsl.U32
+				arrays.WriteTo(b, out, arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, identity, arrays.FromArray(in))) // bad: ScanExclusive with a zero identity
+			})
+		}, "use of a zero Exp"},
+		{"store to an input through WriteTo", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				arrays.WriteTo(b, in, arrays.ToPush[*dsl.Block](arrays.FromArray(in))) // bad: store to an input through WriteTo
+			})
+		}, "store to array input, an input of the kernel"},
+		{"Search with a nil predicate", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, arrays.Search(t, in.Len(), nil)) // bad: Search with a nil predicate
+				})
+			})
+		}, "Search with a nil predicate"},
+	}
+}
+
+// TestBadInputCatalogue builds every wrong use of the collectives, each
+// under a deadline and with panics recovered, and checks that Build
+// rejects it with an *ir.Error at the marked line saying what is wrong.
+func TestBadInputCatalogue(t *testing.T) {
+	const deadline = 10 * time.Second
+	for _, c := range badInputs() {
+		t.Run(c.name, func(t *testing.T) {
+			type result struct {
+				err   error
+				panic any
+			}
+			done := make(chan result, 1)
+			go func() {
+				defer func() {
+					if r := recover(); r != nil {
+						done <- result{panic: r}
+					}
+				}()
+				done <- result{err: c.build()}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(deadline):
+				t.Fatalf("still building after %v", deadline)
+			}
+			if r.panic != nil {
+				t.Fatalf("panic: %v", r.panic)
+			}
+			if r.err == nil {
+				t.Fatal("Build accepted a wrong program")
+			}
+			line := markerLine(t, "catalogue_test.go", c.name)
+			if !errorAt(r.err, "catalogue_test.go", line, c.want) {
+				t.Errorf("no *ir.Error at catalogue_test.go:%d saying %q:\n%v", line, c.want, r.err)
+			}
+		})
+	}
+}
+
+// markerLine returns the line of file that carries "// bad: <name>".
+func markerLine(t *testing.T, file, name string) int {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasSuffix(l, "// bad: "+name) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no marker %q", name)
+	return 0
+}
+
+// errorAt reports whether err (a tree of joined errors) holds an
+// *ir.Error at line of the file of that base name whose message contains
+// want.
+func errorAt(err error, file string, line int, want string) bool {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, x := range joined.Unwrap() {
+			if errorAt(x, file, line, want) {
+				return true
+			}
+		}
+		return false
+	}
+	var e *ir.Error
+	return errors.As(err, &e) && filepath.Base(e.Pos.File) == file && e.Pos.Line == line && strings.Contains(e.Msg, want)
+}

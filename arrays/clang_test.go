@@ -1,0 +1,59 @@
+package arrays_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/obsidian-go/obsidian/codegen"
+	"github.com/obsidian-go/obsidian/dsl"
+)
+
+// collectiveKernels are kernels that use every collective, on 32- and
+// 64-bit integers and floats.
+func collectiveKernels() []*dsl.Kernel {
+	return []*dsl.Kernel{
+		warpLaneKernel(u32Ops[5], 64, false), warpLaneKernel(u32Ops[4], 64, true),
+		warpLaneKernel(i64Ops[0], 128, false), warpLaneKernel(f32Ops[0], 32, true),
+		collectiveKernel(u32Ops[5], 256, atBlock), collectiveKernel(u32Ops[4], 64, atWarp),
+		collectiveKernel(i64Ops[1], 128, atBlock), collectiveKernel(f32Ops[0], 32, atWarp),
+		tileKernel(u32Ops[0], 256, 1000, false), tileKernel(u32Ops[5], 128, 512, true),
+		searchKernel[uint32](), searchKernel[int64](), searchKernel[float32](),
+	}
+}
+
+// TestClangCompilesTheCollectives compiles the printed CUDA of
+// collectiveKernels with clang in CUDA device mode, with codegen's prelude
+// in place of the CUDA headers (as codegen's own clang test does).
+func TestClangCompilesTheCollectives(t *testing.T) {
+	clang, err := exec.LookPath("clang-14")
+	if err != nil {
+		t.Skip("clang-14 is not installed; CI installs it and runs this test")
+	}
+	dir := t.TempDir()
+	prelude := filepath.Join(dir, "prelude.h")
+	if err := os.WriteFile(prelude, []byte(codegen.Prelude()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range collectiveKernels() {
+		kernel, err := k.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _, err := codegen.CUDA(kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, kernel.Name+string(rune('a'+i))+".cu")
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc",
+			"-nocudalib", "-Xclang", "-target-feature", "-Xclang", "+ptx70", "-include", prelude,
+			"-S", "-o", os.DevNull, file)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("clang rejects kernel %s: %v\n%s\n%s", kernel.Name, err, out, src)
+		}
+	}
+}
