@@ -26,8 +26,9 @@
 // folds a run of elements sequentially, the warp scans the runs' totals
 // with WarpScan, and a block scans its warps' totals in shared memory with
 // the warp scan itself, as CUB's BlockScan does. BlockScan also gives the
-// block's total. Search, LowerBound and UpperBound are sort.Search in a
-// thread.
+// block's total. WarpTotals scans one value per thread of a block, values
+// the threads hold in registers, in the two steps around a barrier.
+// Search, LowerBound and UpperBound are sort.Search in a thread.
 //
 // One level of Sklansky's prefix sum reads:
 //

@@ -1,32 +1,10 @@
-// Package sorts writes the algorithms of "Counting and Occurrence Sort for
+// Package sorts runs the algorithms of "Counting and Occurrence Sort for
 // GPUs using an Embedded Language" (Svenningsson, Svensson, Sheeran, FHPC'13)
-// in the DSL: Sklansky's prefix sum for one block, sklanskyMax and distribute
-// for a scan of any length, histogram (atomics), occurs (plain writes of 1)
-// and reconstruct (a loop per value, or a conditional for occurrence sort).
-//
-// The block-level scan reads as the paper's Haskell:
-//
-//	func fan(a arrays.Pull[uint32]) arrays.Pull[uint32] {
-//		a1, a2 := arrays.Halve(a)
-//		last := arrays.Last(a1)
-//		return arrays.Append(a1, arrays.Map(a2, func(x dsl.U32) dsl.U32 { return x.Add(last) }))
-//	}
-//
-//	func Sklansky(b *dsl.Block, n int, a arrays.Pull[uint32]) arrays.Pull[uint32] {
-//		for i := 0; i < n; i++ {
-//			a = arrays.Compute(b, arrays.BinSplit(n-1-i, fan, a))
-//		}
-//		return a
-//	}
-//
-// and the per-key kernels are a line or two each inside a Grid ForAll:
-//
-//	bins.Atomic(t, dsl.AtomicInc, bin, dsl.Lit(^uint32(0)))  // histogram
-//	bins.StoreSame(t, bin, dsl.N(1))                         // occurs
-//
-//	t.For(count, func(t *dsl.Thread, j dsl.U32) {           // reconstruct: value's run
-//		out.Store(t, start.Add(j), value)                    // [start, start+count)
-//	})
+// on a device: a Sorter launches the kernels of the package
+// sorts/kernels, which are written in the DSL (Sklansky's prefix sum,
+// sklanskyMax and distribute, histogram, occurs, reconstruct), and owns
+// the scratch memory between them. This package is the host pipeline; it
+// builds no kernel code of its own.
 //
 // A Sorter runs, by default, a faster pipeline built from the same pieces:
 // the histogram and occurs keep their table in shared memory (a copy per

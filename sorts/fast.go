@@ -2,6 +2,7 @@ package sorts
 
 import (
 	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // How the shared-table kernels split their keys: at least keysPerThread
@@ -12,6 +13,18 @@ const (
 	keysPerThread = 16
 	maxParts      = 1024
 	mergeRatio    = 8
+	// maxSlices is the most slices a shared table is cut into; wider
+	// tables use global atomics, as every block would read all its keys
+	// once per slice.
+	maxSlices = 4
+)
+
+// The shapes of the shared tables, smallest first: the Sorter takes the
+// first whose capacity holds the table, and the last, sliced, for tables up
+// to maxSlices times its capacity.
+var (
+	histogramShapes = kernels.HistogramShapes()
+	bitsShapes      = kernels.BitsShapes()
 )
 
 // ceilDiv returns a/b rounded up, for a >= 0 and b > 0, without
@@ -34,21 +47,21 @@ type sharedPlan struct {
 // planShared chooses the shape for a table of cells cells over n keys: the
 // first that holds it, or the last cut into at most maxSlices slices; ok is
 // false when the table is wider than that.
-func planShared(fns []runtime.Function, shapes []tableShape, cells, n int) (p sharedPlan, ok bool) {
+func planShared(fns []runtime.Function, shapes []kernels.TableShape, cells, n int) (p sharedPlan, ok bool) {
 	i := len(shapes) - 1
 	for j, shape := range shapes {
-		if cells <= shape.capacity {
+		if cells <= shape.Capacity {
 			i = j
 			break
 		}
 	}
 	shape := shapes[i]
-	slices := max(ceilDiv(cells, shape.capacity), 1)
+	slices := max(ceilDiv(cells, shape.Capacity), 1)
 	if slices > maxSlices {
 		return sharedPlan{}, false
 	}
-	used := min(cells, shape.capacity)
-	parts := min(ceilDiv(n, shape.threads*keysPerThread), maxParts, max(1, n/(mergeRatio*max(used, 1)*slices)))
+	used := min(cells, shape.Capacity)
+	parts := min(ceilDiv(n, shape.Threads*keysPerThread), maxParts, max(1, n/(mergeRatio*max(used, 1)*slices)))
 	return sharedPlan{fn: fns[i], parts: max(parts, 1), slices: slices}, true
 }
 
@@ -64,7 +77,7 @@ func (s *Sorter) histogramNeeds(bins, n int) []need {
 	if _, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins, n); ok || !s.wide.windowed(bins) {
 		return nil
 	}
-	return []need{{&s.sc.warpRanges, windowRanges(n)}}
+	return []need{{&s.sc.warpRanges, kernels.WarpRanges(n)}}
 }
 
 // sharedHistogram counts the keys into bins (zeroed) with the counters in
@@ -86,7 +99,7 @@ func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 // reconstruct, on checked arguments.
 func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) error {
 	n := keys.Len()
-	tiles := ceilDiv(n, tileSize)
+	tiles := ceilDiv(n, kernels.TileSize)
 	needs := []need{{&s.sc.hist, bins}, {&s.sc.pos, bins + 1}, {&s.sc.starts, tiles + 1}, {&s.sc.bad, 1}}
 	needs = append(needs, s.histogramNeeds(bins, n)...)
 	needs = append(needs, s.scanNeeds(bins, false)...)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // TestCeilDivNearMaxInt checks that rounding up does not overflow.
@@ -16,7 +17,7 @@ func TestCeilDivNearMaxInt(t *testing.T) {
 		{0, 7, 0}, {1, 7, 1}, {7, 7, 1}, {8, 7, 2},
 		{math.MaxInt, 1, math.MaxInt},
 		{math.MaxInt, 4096, math.MaxInt/4096 + 1},
-		{math.MaxUint32, scanTile, 1 << 20},
+		{math.MaxUint32, kernels.ScanTile, 1 << 20},
 	} {
 		if got := ceilDiv(c.a, c.b); got != c.want {
 			t.Errorf("ceilDiv(%d, %d) = %d, want %d", c.a, c.b, got, c.want)

@@ -2,6 +2,7 @@ package sorts
 
 import (
 	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // scanShape is how a scan cuts its input: chunks of chunk elements, each
@@ -14,7 +15,7 @@ type scanShape struct {
 
 var (
 	paperScan = scanShape{chunk: 1 << scanLog, sums: true} // sklanskyMax and distribute
-	fastScan  = scanShape{chunk: scanTile}                 // reduce-then-scan
+	fastScan  = scanShape{chunk: kernels.ScanTile}         // reduce-then-scan
 )
 
 // shapeOf returns the scan of the paper's pipeline or the fast one.

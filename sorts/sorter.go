@@ -9,6 +9,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // scanLog is the log2 of the chunk a block scans.
@@ -73,28 +74,28 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 	s.fn.sharedHistograms = make([]runtime.Function, len(histogramShapes))
 	s.fn.sharedOccurs = make([]runtime.Function, len(bitsShapes))
 	loads := []kernelLoad{
-		{&s.fn.histogram, HistogramKernel},
-		{&s.fn.occurs, OccursKernel},
-		{&s.fn.scan, func() *dsl.Kernel { return ScanKernel(scanLog) }},
-		{&s.fn.distribute, func() *dsl.Kernel { return DistributeKernel(scanLog) }},
-		{&s.fn.reconstruct, ReconstructKernel},
-		{&s.fn.reconstructOnce, ReconstructOnceKernel},
-		{&s.fn.keyRange, RangeKernel},
-		{&s.fn.occursBits, GlobalOccursKernel},
-		{&s.fn.popcount, PopcountKernel},
-		{&s.fn.reconstructBits, BitsReconstructKernel},
-		{&s.fn.tileStarts, TileStartsKernel},
-		{&s.fn.reconstructTiles, TileReconstructKernel},
-		{&s.fn.tileTotals, TileTotalsKernel},
-		{&s.fn.tileScan, TileScanKernel},
-		{&s.fn.histogramWarp, GlobalHistogramWarpKernel},
-		{&s.fn.occursBitsWarp, GlobalOccursWarpKernel},
-		{&s.fn.reconstructBitsWarp, BitsReconstructWarpKernel},
+		{&s.fn.histogram, kernels.HistogramKernel},
+		{&s.fn.occurs, kernels.OccursKernel},
+		{&s.fn.scan, func() *dsl.Kernel { return kernels.ScanKernel(scanLog) }},
+		{&s.fn.distribute, func() *dsl.Kernel { return kernels.DistributeKernel(scanLog) }},
+		{&s.fn.reconstruct, kernels.ReconstructKernel},
+		{&s.fn.reconstructOnce, kernels.ReconstructOnceKernel},
+		{&s.fn.keyRange, kernels.RangeKernel},
+		{&s.fn.occursBits, kernels.GlobalOccursKernel},
+		{&s.fn.popcount, kernels.PopcountKernel},
+		{&s.fn.reconstructBits, kernels.BitsReconstructKernel},
+		{&s.fn.tileStarts, kernels.TileStartsKernel},
+		{&s.fn.reconstructTiles, kernels.TileReconstructKernel},
+		{&s.fn.tileTotals, kernels.TileTotalsKernel},
+		{&s.fn.tileScan, kernels.TileScanKernel},
+		{&s.fn.histogramWarp, kernels.GlobalHistogramWarpKernel},
+		{&s.fn.occursBitsWarp, kernels.GlobalOccursWarpKernel},
+		{&s.fn.reconstructBitsWarp, kernels.BitsReconstructWarpKernel},
 	}
-	for i, k := range SharedHistogramKernels() {
+	for i, k := range kernels.SharedHistogramKernels() {
 		loads = append(loads, kernelLoad{&s.fn.sharedHistograms[i], func() *dsl.Kernel { return k }})
 	}
-	for i, k := range SharedOccursKernels() {
+	for i, k := range kernels.SharedOccursKernels() {
 		loads = append(loads, kernelLoad{&s.fn.sharedOccurs[i], func() *dsl.Kernel { return k }})
 	}
 	for _, l := range loads {
@@ -153,8 +154,8 @@ func (s *Sorter) launch(f runtime.Function, args ...any) error {
 // Scan writes the inclusive prefix sums of in to out, of the same length:
 // out[i] = in[0] + ... + in[i], wrapping modulo 2^32. out may be in itself;
 // otherwise they must be separate allocations. The fast pipeline scans by
-// reduce-then-scan (TileTotalsKernel, TileScanKernel), the option Paper by
-// the paper's sklanskyMax and distribute.
+// reduce-then-scan (kernels.TileTotalsKernel, kernels.TileScanKernel), the
+// option Paper by the paper's sklanskyMax and distribute.
 func (s *Sorter) Scan(out, in *runtime.Buffer[uint32]) error {
 	_, err := s.locked(func() (int, error) {
 		if err := errors.Join(s.checkBuffer("out", out), s.checkBuffer("in", in)); err != nil {

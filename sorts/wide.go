@@ -2,6 +2,7 @@ package sorts
 
 import (
 	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // wideStrategy says how the fast pipeline builds tables too wide for
@@ -10,14 +11,14 @@ type wideStrategy struct {
 	// window is the number of bins the global histogram updates in one
 	// pass over the keys, so that a pass's atomics stay in the L2 cache:
 	// a histogram of more bins runs the warp-combined kernel
-	// (GlobalHistogramWarpKernel) once per window, a narrower one (or
+	// (kernels.GlobalHistogramWarpKernel) once per window, a narrower one (or
 	// any, when window is 0) the kernel with one atomic per key.
 	window int
 	// warpOccurs selects the warp-combined global bitset
-	// (GlobalOccursWarpKernel) over one test-before-set per key.
+	// (kernels.GlobalOccursWarpKernel) over one test-before-set per key.
 	warpOccurs bool
 	// warpReconstructWords is the fewest words of a bitset reconstructed
-	// by BitsReconstructWarpKernel (whose warps write a word's values
+	// by kernels.BitsReconstructWarpKernel (whose warps write a word's values
 	// together); smaller bitsets have a thread write each word.
 	warpReconstructWords int
 }
@@ -34,12 +35,6 @@ var defaultWide = wideStrategy{window: 1 << 23, warpOccurs: true, warpReconstruc
 // windowed reports whether a histogram of bins bins runs in windows.
 func (w wideStrategy) windowed(bins int) bool { return w.window > 0 && bins > w.window }
 
-// windowRanges returns the length of the warps' ranges a windowed
-// histogram of n keys records: two words per warp.
-func windowRanges(n int) int {
-	return 2 * ceilDiv(n, warpTableThreads*warpTableKeys) * (warpTableThreads / warpSize)
-}
-
 // globalHistogram counts the keys into bins (zeroed) in global memory, by
 // the Sorter's wide strategy; a key outside the range sets bad. In windows,
 // the first pass records every warp's range of bins and the later ones
@@ -49,7 +44,7 @@ func (s *Sorter) globalHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 	if !s.wide.windowed(bins.Len()) {
 		return s.launch(s.fn.histogram, keys, lo, bins, bad)
 	}
-	ranges, err := take(s.sc.warpRanges, windowRanges(keys.Len()))
+	ranges, err := take(s.sc.warpRanges, kernels.WarpRanges(keys.Len()))
 	if err != nil {
 		return err
 	}

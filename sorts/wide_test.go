@@ -11,6 +11,7 @@ import (
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // load builds k and loads it on dev.
@@ -121,8 +122,8 @@ func launchWarpTable(t *testing.T, dev runtime.Device, f runtime.Function, skipp
 // a key outside the range sets the flag and is not counted.
 func TestWarpTablesOnCPU(t *testing.T) {
 	dev := runtime.CPU()
-	hist := load(t, dev, sorts.GlobalHistogramWarpKernel())
-	occurs := load(t, dev, sorts.GlobalOccursWarpKernel())
+	hist := load(t, dev, kernels.GlobalHistogramWarpKernel())
+	occurs := load(t, dev, kernels.GlobalOccursWarpKernel())
 	r := rand.New(rand.NewPCG(47, 53))
 	const lo = 1000
 	for _, n := range []int{1, 31, 32, 33, 255, 257, 1500} {
@@ -176,7 +177,7 @@ func sum(xs []uint32) uint32 {
 // compares them with plain Go.
 func TestWarpReconstructOnCPU(t *testing.T) {
 	dev := runtime.CPU()
-	f := load(t, dev, sorts.BitsReconstructWarpKernel())
+	f := load(t, dev, kernels.BitsReconstructWarpKernel())
 	r := rand.New(rand.NewPCG(59, 61))
 	const lo = 7
 	for _, words := range []int{1, 31, 33, 300} {
@@ -278,8 +279,8 @@ func TestWideStrategiesOnCPU(t *testing.T) {
 // sets the flag in the first pass and is not counted.
 func TestWindowedPassesOnCPU(t *testing.T) {
 	dev := runtime.CPU()
-	hist := load(t, dev, sorts.GlobalHistogramWarpKernel())
-	occurs := load(t, dev, sorts.GlobalOccursWarpKernel())
+	hist := load(t, dev, kernels.GlobalHistogramWarpKernel())
+	occurs := load(t, dev, kernels.GlobalOccursWarpKernel())
 	r := rand.New(rand.NewPCG(73, 79))
 	const lo, bins = 5, 700
 	orders := [][]window{

@@ -3,7 +3,7 @@ package countsort
 import (
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
-	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // logChunk is the log2 of the number of elements a block scans.
@@ -49,7 +49,7 @@ func scanBlocksKernel() *dsl.Kernel {
 	k.Body(func(g *dsl.Grid) {
 		chunks := arrays.SplitUp(chunk, dsl.N(0), arrays.FromArray(in))
 		g.ForAllBlocks(chunks.Len(), func(b *dsl.Block, bid dsl.U32) {
-			sums, total := sorts.SklanskyMax(b, logChunk, chunks.At(bid))
+			sums, total := kernels.SklanskyMax(b, logChunk, chunks.At(bid))
 			b.ForAll(dsl.N(chunk), func(t *dsl.Thread, i dsl.U32) {
 				at := bid.Mul(dsl.N(chunk)).Add(i)
 				t.If(at.Lt(out.Len()), func(t *dsl.Thread) { out.Store(t, at, sums.At(i)) })

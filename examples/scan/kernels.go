@@ -3,7 +3,7 @@ package scan
 import (
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
-	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // logChunk is the log2 of Chunk.
@@ -26,7 +26,7 @@ func scanKernel() *dsl.Kernel {
 	k.Body(func(g *dsl.Grid) {
 		chunks := arrays.SplitUp(Chunk, dsl.N(0), arrays.FromArray(in))
 		g.ForAllBlocks(chunks.Len(), func(b *dsl.Block, bid dsl.U32) {
-			sums, total := sorts.SklanskyMax(b, logChunk, chunks.At(bid))
+			sums, total := kernels.SklanskyMax(b, logChunk, chunks.At(bid))
 			b.ForAll(dsl.N(Chunk), func(t *dsl.Thread, i dsl.U32) {
 				at := bid.Mul(dsl.N(Chunk)).Add(i)
 				t.If(at.Lt(out.Len()), func(t *dsl.Thread) { out.Store(t, at, sums.At(i)) })

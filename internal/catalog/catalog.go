@@ -8,7 +8,7 @@ import (
 	"github.com/obsidian-go/obsidian/examples/thesis"
 	"github.com/obsidian-go/obsidian/gen"
 	"github.com/obsidian-go/obsidian/ir"
-	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // Entry is a kernel of the catalogue.
@@ -24,15 +24,15 @@ type Entry struct {
 // Entries returns the catalogue, sorted by name.
 func Entries() []Entry {
 	es := []Entry{
-		{"sklansky32", "inclusive scan of 32-element chunks, one block each (paper: sklansky)", func() *dsl.Kernel { return sorts.SklanskyKernel(5) }, nil},
-		{"sklansky1024", "inclusive scan of 1024-element chunks, one block each", func() *dsl.Kernel { return sorts.SklanskyKernel(10) }, nil},
-		{"sklanskyMax32", "inclusive scan of 32-element chunks with chunk totals (paper: sklanskyMax, figure 8)", func() *dsl.Kernel { return sorts.ScanKernel(5) }, nil},
-		{"sklanskyMax1024", "inclusive scan of 1024-element chunks with chunk totals", func() *dsl.Kernel { return sorts.ScanKernel(10) }, nil},
-		{"distribute", "adds the scanned chunk totals to the chunks of 1024 elements (paper, figure 9)", func() *dsl.Kernel { return sorts.DistributeKernel(10) }, nil},
-		{"histogram", "counts keys in bins with atomicInc, flagging keys out of range", sorts.HistogramKernel, nil},
-		{"occurs", "marks the bins that keys fall in with plain writes of 1, flagging keys out of range", sorts.OccursKernel, nil},
-		{"reconstruct", "writes each value as often as the positions say, a loop per value", sorts.ReconstructKernel, nil},
-		{"reconstructOnce", "writes each value that occurs, a conditional per value (occurrence sort)", sorts.ReconstructOnceKernel, nil},
+		{"sklansky32", "inclusive scan of 32-element chunks, one block each (paper: sklansky)", func() *dsl.Kernel { return kernels.SklanskyKernel(5) }, nil},
+		{"sklansky1024", "inclusive scan of 1024-element chunks, one block each", func() *dsl.Kernel { return kernels.SklanskyKernel(10) }, nil},
+		{"sklanskyMax32", "inclusive scan of 32-element chunks with chunk totals (paper: sklanskyMax, figure 8)", func() *dsl.Kernel { return kernels.ScanKernel(5) }, nil},
+		{"sklanskyMax1024", "inclusive scan of 1024-element chunks with chunk totals", func() *dsl.Kernel { return kernels.ScanKernel(10) }, nil},
+		{"distribute", "adds the scanned chunk totals to the chunks of 1024 elements (paper, figure 9)", func() *dsl.Kernel { return kernels.DistributeKernel(10) }, nil},
+		{"histogram", "counts keys in bins with atomicInc, flagging keys out of range", kernels.HistogramKernel, nil},
+		{"occurs", "marks the bins that keys fall in with plain writes of 1, flagging keys out of range", kernels.OccursKernel, nil},
+		{"reconstruct", "writes each value as often as the positions say, a loop per value", kernels.ReconstructKernel, nil},
+		{"reconstructOnce", "writes each value that occurs, a conditional per value (occurrence sort)", kernels.ReconstructOnceKernel, nil},
 		{"rev256", "reverses 256-element chunks through shared memory (thesis: rev ->- sync)", func() *dsl.Kernel { return thesis.Rev(256) }, chunked(thesis.Rev)},
 		{"tworev256", "reverses each half of 256-element chunks (thesis: two rev ->- sync)", func() *dsl.Kernel { return thesis.TwoRev(256) }, chunked(thesis.TwoRev)},
 		{"oddEvenSort64", "sorts 64-element chunks by odd-even transposition in one block (thesis)", func() *dsl.Kernel { return thesis.OddEvenSort(64) }, chunked(thesis.OddEvenSort)},

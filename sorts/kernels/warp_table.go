@@ -1,13 +1,15 @@
-package sorts
+package kernels
 
 import (
+	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
 )
 
 // Per-key kernels on a table in global memory (for ranges too wide for
 // shared memory) whose warps combine their updates before they reach
-// global memory. Every warp reads warpTableKeys*32 consecutive keys, 32 at
-// a time (lane l takes key l of each step, so every load is coalesced),
+// global memory. Every warp reads warpTableKeys*ir.WarpSize consecutive
+// keys, a key per lane at a time (lane l takes key l of each step, so every load is coalesced),
 // loading them all before it updates anything. At each step every lane
 // computes the cell of its key, runs of lanes with the same cell (all the
 // lanes of a warp on sorted keys with repeats) reduce their values to the
@@ -35,6 +37,17 @@ const warpTableThreads = 256
 // window costs little more than reading them.
 const warpTableKeys = 16
 
+// warpTableWarps is the number of warps of a block of the warp-combined
+// kernels.
+const warpTableWarps = warpTableThreads / ir.WarpSize
+
+// WarpRanges returns the length of the ranges array that
+// GlobalHistogramWarpKernel records for keys keys: two words per warp.
+func WarpRanges(keys int) int {
+	perBlock := warpTableThreads * warpTableKeys
+	return 2 * (keys/perBlock + min(keys%perBlock, 1)) * warpTableWarps
+}
+
 // warpKind is a table kind with the value a key adds to its cell.
 type warpKind struct {
 	tableKind
@@ -43,7 +56,7 @@ type warpKind struct {
 
 var (
 	warpCounts = warpKind{counts, func(dsl.U32) dsl.U32 { return dsl.N(1) }}
-	warpBits   = warpKind{bits, func(bin dsl.U32) dsl.U32 { return dsl.N(1).Shl(bin.And(dsl.N(31))) }}
+	warpBits   = warpKind{bits, bitOf}
 )
 
 // warpTableKernel returns the warp-combined per-key kernel of kind. Its
@@ -71,16 +84,15 @@ func warpTableKernel(name string, kind warpKind, skipping bool) *dsl.Kernel {
 		record = dsl.Param[uint32](k, "record")
 	}
 	threads := dsl.N(warpTableThreads)
-	perBlock := dsl.N(warpTableThreads * warpTableKeys)
-	blocks := keys.Len().Div(perBlock).Add(dsl.Cast[uint32](keys.Len().Rem(perBlock).Ne(dsl.N(0))))
+	blocks := dsl.CeilDiv(keys.Len(), dsl.N(warpTableThreads*warpTableKeys))
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(blocks, func(b *dsl.Block, blk dsl.U32) {
 			// Every thread of the block runs the shuffles, keys or not, and
 			// every branch around them is the same for the whole warp.
 			b.ForAll(threads, func(t *dsl.Thread, tid dsl.U32) {
-				lane := dsl.Let(t, tid.And(dsl.N(warpSize-1)))
-				warp := dsl.Let(t, blk.Mul(dsl.N(warpTableThreads/warpSize)).Add(tid.Shr(dsl.N(5))))
-				first := dsl.Let(t, dsl.Cast[uint64](warp.Exp).Mul(dsl.Const[uint64](warpSize*warpTableKeys)).Add(dsl.Cast[uint64](lane.Exp)))
+				lane := dsl.Let(t, dsl.LaneOf(tid))
+				warp := dsl.Let(t, blk.Mul(dsl.N(warpTableWarps)).Add(dsl.WarpOf(tid)))
+				first := dsl.Let(t, dsl.Cast[uint64](warp.Exp).Mul(dsl.Const[uint64](ir.WarpSize*warpTableKeys)).Add(dsl.Cast[uint64](lane.Exp)))
 				pass := func(t *dsl.Thread, recording bool) {
 					warpPass(t, kind, keys, lo, bins, from, count, table, bad, lane.Exp, first.Exp, func(t *dsl.Thread, lowest, highest dsl.U32) {
 						if recording {
@@ -92,15 +104,14 @@ func warpTableKernel(name string, kind warpKind, skipping bool) *dsl.Kernel {
 					pass(t, false)
 					return
 				}
-				warpIf(t, record.Ne(dsl.N(0)), func(t *dsl.Thread) { pass(t, true) })
-				warpIf(t, record.Eq(dsl.N(0)), func(t *dsl.Thread) {
+				t.IfElse(record.Ne(dsl.N(0)), func(t *dsl.Thread) { pass(t, true) }, func(t *dsl.Thread) {
 					// A warp without a recorded range runs.
 					at := dsl.Let(t, warp.Mul(dsl.N(2)))
 					known := dsl.Let(t, at.Add(dsl.N(1)).Lt(ranges.Len()))
 					lowest := dsl.Let(t, dsl.Select(known.Exp, ranges.At(at.Exp), dsl.N(0)))
 					highest := dsl.Let(t, dsl.Select(known.Exp, ranges.At(at.Add(dsl.N(1))), dsl.N(noCell)))
 					hits := lowest.Le(highest.Exp).And(lowest.Lt(from.Add(count))).And(highest.Ge(from))
-					warpIf(t, dsl.Ballot(t, hits).Ne(dsl.N(0)), func(t *dsl.Thread) { pass(t, false) })
+					t.If(dsl.Any(t, hits), func(t *dsl.Thread) { pass(t, false) })
 				})
 			})
 		})
@@ -108,8 +119,8 @@ func warpTableKernel(name string, kind warpKind, skipping bool) *dsl.Kernel {
 	return k
 }
 
-// warpPass runs one warp's keys, from key first (its lane's first) on, 32
-// apart, into the window of the table, then calls done with the lowest and
+// warpPass runs one warp's keys, from key first (its lane's first) on,
+// ir.WarpSize apart, into the window of the table, then calls done with the lowest and
 // highest cell of the lane's keys in range (noCell and 0 when it has none).
 // Every lane of the warp must call it.
 func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, from, count dsl.U32, table, bad dsl.Array[uint32],
@@ -117,7 +128,7 @@ func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, fr
 	var ok [warpTableKeys]dsl.Bool
 	var key [warpTableKeys]dsl.U32
 	for u := range warpTableKeys {
-		ix := dsl.Let(t, first.Add(dsl.Const[uint64](int64(u*warpSize))))
+		ix := dsl.Let(t, first.Add(dsl.Const[uint64](int64(u*ir.WarpSize))))
 		ok[u] = dsl.Let(t, ix.Lt(dsl.Cast[uint64](keys.Len()))).Exp
 		key[u] = dsl.Let(t, dsl.Select(ok[u], keys.At(dsl.Cast[uint32](ix.Exp)), lo)).Exp
 	}
@@ -140,10 +151,11 @@ func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, fr
 		})
 	}
 	for u := range warpTableKeys {
-		warpIf(t, dsl.Ballot(t, cell[u].Ne(dsl.N(noCell))).Ne(dsl.N(0)), func(t *dsl.Thread) {
+		t.If(dsl.Any(t, cell[u].Ne(dsl.N(noCell))), func(t *dsl.Thread) {
 			head := dsl.Let(t, isRunHead(t, lane, cell[u].Exp))
 			heads := dsl.Let(t, dsl.Ballot(t, head.Exp))
-			warpIf(t, heads.Ne(dsl.N(^uint32(0))), func(t *dsl.Thread) { combineRuns(t, lane, heads.Exp, value[u], kind.combine) })
+			// Some lane is not a run head: some run has more than one lane.
+			t.If(heads.Not().Ne(dsl.N(0)), func(t *dsl.Thread) { combineRuns(t, lane, heads.Exp, value[u], kind.combine) })
 			t.If(cell[u].Ne(dsl.N(noCell)).And(head.Exp), func(t *dsl.Thread) {
 				kind.merge(t, table, cell[u].Exp, value[u].Exp)
 			})
@@ -153,28 +165,16 @@ func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, fr
 }
 
 // recordRange reduces the lanes' lowest and highest cells over the warp
-// and has lane 0 store them as the warp's range. Every lane of the warp
-// must call it.
+// and has its last lane, where their scans end, store them as the warp's
+// range. Every lane of the warp must call it.
 func recordRange(t *dsl.Thread, ranges dsl.Array[uint32], warp, lane, lowest, highest dsl.U32) {
-	low := dsl.Let(t, lowest)
-	high := dsl.Let(t, highest)
-	for d := uint32(1); d < warpSize; d *= 2 {
-		low.Set(low.Min(dsl.Shuffle(t, dsl.ShuffleXor, low.Exp, dsl.N(d))))
-		high.Set(high.Max(dsl.Shuffle(t, dsl.ShuffleXor, high.Exp, dsl.N(d))))
-	}
+	low := arrays.WarpScan(t, dsl.U32.Min, lowest, dsl.N(ir.WarpSize))
+	high := arrays.WarpScan(t, dsl.U32.Max, highest, dsl.N(ir.WarpSize))
 	at := dsl.Let(t, warp.Mul(dsl.N(2)))
-	t.If(lane.Eq(dsl.N(0)).And(at.Add(dsl.N(1)).Lt(ranges.Len())), func(t *dsl.Thread) {
-		ranges.Store(t, at.Exp, low.Exp)
-		ranges.Store(t, at.Add(dsl.N(1)), high.Exp)
+	t.If(lane.Eq(dsl.N(ir.WarpSize-1)).And(at.Add(dsl.N(1)).Lt(ranges.Len())), func(t *dsl.Thread) {
+		ranges.Store(t, at.Exp, low)
+		ranges.Store(t, at.Add(dsl.N(1)), high)
 	})
-}
-
-// warpIf runs then when c holds. c must be the same in every lane of the
-// warp (a ballot's result, a parameter): the branch is a loop of 0 or 1
-// round, which the checks know all the lanes take together, so then may
-// shuffle.
-func warpIf(t *dsl.Thread, c dsl.Bool, then func(t *dsl.Thread)) {
-	t.For(dsl.Cast[uint32](c), func(t *dsl.Thread, _ dsl.U32) { then(t) })
 }
 
 // isRunHead returns whether the lane starts a run of lanes with the same
@@ -194,9 +194,9 @@ func isRunHead(t *dsl.Thread, lane, cell dsl.U32) dsl.Bool {
 func combineRuns(t *dsl.Thread, lane, heads dsl.U32, value dsl.Var[uint32], combine func(x, y dsl.U32) dsl.U32) {
 	// The run heads above the lane, the lane above it at bit 0.
 	above := dsl.Let(t, heads.Shr(lane).Shr(dsl.N(1)))
-	for d := uint32(1); d < warpSize; d *= 2 {
+	for d := uint32(1); d < ir.WarpSize; d *= 2 {
 		other := dsl.Shuffle(t, dsl.ShuffleDown, value.Exp, dsl.N(d))
-		sameRun := lane.Add(dsl.N(d)).Lt(dsl.N(warpSize)).And(above.And(dsl.N(1<<d - 1)).Eq(dsl.N(0)))
+		sameRun := lane.Add(dsl.N(d)).Lt(dsl.N(ir.WarpSize)).And(above.And(dsl.N(1<<d - 1)).Eq(dsl.N(0)))
 		value.Set(dsl.Select(sameRun, combine(value.Exp, other), value.Exp))
 	}
 }

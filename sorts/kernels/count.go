@@ -1,4 +1,4 @@
-package sorts
+package kernels
 
 import (
 	"github.com/obsidian-go/obsidian/dsl"

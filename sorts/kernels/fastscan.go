@@ -1,50 +1,46 @@
-package sorts
+package kernels
 
 import (
+	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
 )
 
 // The fast pipeline's scan, reduce-then-scan: the input is cut into tiles
-// of scanTile elements; a first kernel writes every tile's total, the
+// of ScanTile elements; a first kernel writes every tile's total, the
 // totals are scanned (by the same scan: one tile, or recursively), and a
 // second kernel scans every tile again from the total of the tiles before
 // it. Each element is read twice and written once, in three launches for
-// up to scanTile^2 elements.
+// up to ScanTile^2 elements.
 //
 // A block holds one tile. Its threads load the tile with coalesced reads
 // (row j is the scanThreads elements j*scanThreads + tid) into shared
 // memory; each thread then scans its scanPerThread consecutive elements
 // in registers, a warp scans its threads' totals with shuffles, and the
 // block writes the tile back, again by rows, adding the warps' totals
-// before each row.
+// before each row: the threads' totals are scanned by arrays.WarpTotals.
 
 const (
 	scanThreads   = 256
 	scanPerThread = 16
-	scanTile      = scanThreads * scanPerThread
-	scanWarps     = scanThreads / warpSize
-	warpSize      = 32
+	// ScanTile is the number of elements a block of the fast scan scans.
+	ScanTile  = scanThreads * scanPerThread
+	scanWarps = scanThreads / ir.WarpSize
 	// scanRowStride is the distance in shared memory between rows of a
 	// tile: scanThreads elements and their padding.
-	scanRowStride = scanThreads + scanThreads/warpSize
+	scanRowStride = scanThreads + scanWarps
 	// scanRowsPerWarp is the number of rows a warp's elements fill.
-	scanRowsPerWarp = warpSize * scanPerThread / scanThreads
+	scanRowsPerWarp = ir.WarpSize * scanPerThread / scanThreads
 )
 
 // padded returns the shared-memory index of tile element i: a word of
-// padding after every warpSize elements, so that a warp reading a row
+// padding after every ir.WarpSize elements, so that a warp reading a row
 // (consecutive elements) and a warp whose threads each read their own
 // scanPerThread consecutive elements both touch distinct banks. Neither a
 // row nor a thread's elements cross a padding word, so row j of the tile
 // starts at j*scanRowStride and thread t's elements at
 // padded(t*scanPerThread).
-func padded(i dsl.U32) dsl.U32 { return i.Add(i.Shr(dsl.N(5))) }
-
-// tilesOf returns the number of tiles of n elements, rounded up, without
-// overflow.
-func tilesOf(n dsl.U32) dsl.U32 {
-	return n.Div(dsl.N(scanTile)).Add(dsl.Cast[uint32](n.Rem(dsl.N(scanTile)).Ne(dsl.N(0))))
-}
+func padded(i dsl.U32) dsl.U32 { return i.Add(dsl.WarpOf(i)) }
 
 // rowLoad returns element j*scanThreads + tid of the tile at first in a,
 // or 0 past its end.
@@ -53,19 +49,8 @@ func rowLoad(a dsl.Array[uint32], first, tid dsl.U32, j int) dsl.U32 {
 	return dsl.Select(ix.Lt(a.Len()), a.At(ix), dsl.N(0))
 }
 
-// warpInclusiveScan returns, in every lane, the sum of x over the lanes up
-// to it: five shuffles up. Every lane of the warp must call it.
-func warpInclusiveScan(t *dsl.Thread, lane, x dsl.U32) dsl.U32 {
-	v := dsl.Let(t, x)
-	for d := uint32(1); d < warpSize; d *= 2 {
-		below := dsl.Shuffle(t, dsl.ShuffleUp, v.Exp, dsl.N(d))
-		v.Set(v.Add(dsl.Select(lane.Ge(dsl.N(d)), below, dsl.N(0))))
-	}
-	return v.Exp
-}
-
 // TileTotalsKernel returns the first kernel of the fast scan: totals[t] is
-// the sum (modulo 2^32) of the scanTile elements of tile t of in, a
+// the sum (modulo 2^32) of the ScanTile elements of tile t of in, a
 // partial last tile padded with zeros. The host gives totals one element
 // per tile.
 func TileTotalsKernel() *dsl.Kernel {
@@ -74,27 +59,17 @@ func TileTotalsKernel() *dsl.Kernel {
 	totals := dsl.Output[uint32](k, "totals")
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(totals.Len(), func(b *dsl.Block, tile dsl.U32) {
-			first := dsl.Let(b, tile.Mul(dsl.N(scanTile)))
-			warpTotals := dsl.Shared[uint32](b, scanWarps)
+			first := dsl.Let(b, tile.Mul(dsl.N(ScanTile)))
+			warps := arrays.NewWarpTotals(b, dsl.U32.Add)
 			b.ForAll(dsl.N(scanThreads), func(t *dsl.Thread, tid dsl.U32) {
 				sum := rowLoad(in, first.Exp, tid, 0)
 				for j := 1; j < scanPerThread; j++ {
 					sum = sum.Add(rowLoad(in, first.Exp, tid, j))
 				}
-				lane := dsl.Let(t, tid.And(dsl.N(warpSize-1)))
-				warpSum := dsl.Let(t, warpInclusiveScan(t, lane.Exp, dsl.Let(t, sum).Exp))
-				t.If(lane.Eq(dsl.N(warpSize-1)), func(t *dsl.Thread) {
-					warpTotals.Store(t, tid.Shr(dsl.N(5)), warpSum.Exp)
-				})
+				warps.Scan(t, tid, dsl.Let(t, sum).Exp)
 			})
 			b.Sync()
-			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
-				total := warpTotals.At(dsl.N(0))
-				for w := uint32(1); w < scanWarps; w++ {
-					total = total.Add(warpTotals.At(dsl.N(w)))
-				}
-				totals.Store(t, tile, total)
-			})
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { totals.Store(t, tile, warps.Total()) })
 		})
 	})
 	return k
@@ -111,10 +86,10 @@ func TileScanKernel() *dsl.Kernel {
 	sums := dsl.Input[uint32](k, "sums")
 	out := dsl.Output[uint32](k, "output")
 	k.Body(func(g *dsl.Grid) {
-		g.ForAllBlocks(tilesOf(in.Len()), func(b *dsl.Block, tile dsl.U32) {
-			first := dsl.Let(b, tile.Mul(dsl.N(scanTile)))
+		g.ForAllBlocks(dsl.CeilDiv(in.Len(), dsl.N(ScanTile)), func(b *dsl.Block, tile dsl.U32) {
+			first := dsl.Let(b, tile.Mul(dsl.N(ScanTile)))
 			tileSh := dsl.Shared[uint32](b, scanPerThread*scanRowStride)
-			warpTotals := dsl.Shared[uint32](b, scanWarps)
+			warps := arrays.NewWarpTotals(b, dsl.U32.Add)
 			// Rows in: row j of the tile at padded(tid) + j*scanRowStride.
 			b.ForAll(dsl.N(scanThreads), func(t *dsl.Thread, tid dsl.U32) {
 				at := dsl.Let(t, padded(tid))
@@ -134,16 +109,11 @@ func TileScanKernel() *dsl.Kernel {
 					total = total.Add(xs[e])
 				}
 				mine := dsl.Let(t, total)
-				lane := dsl.Let(t, tid.And(dsl.N(warpSize-1)))
-				upTo := dsl.Let(t, warpInclusiveScan(t, lane.Exp, mine.Exp))
-				run := dsl.Let(t, upTo.Sub(mine.Exp))
+				run := dsl.Let(t, warps.Scan(t, tid, mine.Exp).Sub(mine.Exp))
 				for e, x := range xs {
 					run.Set(run.Add(x))
 					tileSh.Store(t, at.Add(dsl.N(uint32(e))), run.Exp)
 				}
-				t.If(lane.Eq(dsl.N(warpSize-1)), func(t *dsl.Thread) {
-					warpTotals.Store(t, tid.Shr(dsl.N(5)), upTo.Exp)
-				})
 			})
 			b.Sync()
 			// Rows out: a warp's elements are scanRowsPerWarp rows, so row j
@@ -154,7 +124,7 @@ func TileScanKernel() *dsl.Kernel {
 				before := dsl.Let(t, dsl.Select(tile.Gt(dsl.N(0)), sums.At(tile.Sub(dsl.N(1))), dsl.N(0)))
 				for j := range scanPerThread {
 					if j > 0 && j%scanRowsPerWarp == 0 {
-						before.Set(before.Add(warpTotals.At(dsl.N(uint32(j/scanRowsPerWarp - 1)))))
+						before.Set(before.Add(warps.Warp(dsl.N(uint32(j/scanRowsPerWarp - 1)))))
 					}
 					ix := dsl.Let(t, first.Add(dsl.N(uint32(j*scanThreads))).Add(tid))
 					t.If(ix.Lt(out.Len()), func(t *dsl.Thread) {

@@ -1,4 +1,4 @@
-package sorts
+package kernels
 
 import (
 	"github.com/obsidian-go/obsidian/dsl"
@@ -7,8 +7,21 @@ import (
 // Occurrence sort on a bitset: occurs sets bit k-lo of the bitset for
 // every key k, a popcount per word and an exclusive scan give every word the
 // position of its first value in the output, and one thread per word writes
-// the word's values there. Every thread writes at most 32 values, whatever
+// the word's values there. Every thread writes at most wordBits values, whatever
 // the distribution.
+
+// wordLog is log2 of the bits of a bitset's word: bin b is bit b mod
+// wordBits of word b / wordBits.
+const (
+	wordLog  = 5
+	wordBits = 1 << wordLog
+)
+
+// wordOf returns the word of bin's bit.
+func wordOf(bin dsl.U32) dsl.U32 { return bin.Shr(dsl.N(wordLog)) }
+
+// bitOf returns the mask of bin's bit in its word.
+func bitOf(bin dsl.U32) dsl.U32 { return dsl.N(1).Shl(bin.And(dsl.N(wordBits - 1))) }
 
 // GlobalOccursKernel returns occurs on a bitset in global memory, for
 // ranges too wide for shared memory: every key tests its bit and sets it
@@ -23,7 +36,7 @@ func GlobalOccursKernel() *dsl.Kernel {
 	k.Body(func(g *dsl.Grid) {
 		g.ForAll(keys.Len(), func(t *dsl.Thread, i dsl.U32) {
 			inRange(t, keys.At(i), lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
-				setBits(t, set, bin.Shr(dsl.N(5)), dsl.N(1).Shl(bin.And(dsl.N(31))))
+				setBits(t, set, wordOf(bin), bitOf(bin))
 			})
 		})
 	})
@@ -45,7 +58,7 @@ func PopcountKernel() *dsl.Kernel {
 }
 
 // BitsReconstructKernel returns occurrence sort's reconstruct from a
-// bitset: the thread of word j writes lo + 32j + b for every bit b set in
+// bitset: the thread of word j writes lo + wordBits*j + b for every bit b set in
 // the word, in order, from out[pos[j]] on (pos is the exclusive scan of the
 // words' popcounts).
 func BitsReconstructKernel() *dsl.Kernel {
@@ -58,7 +71,7 @@ func BitsReconstructKernel() *dsl.Kernel {
 		g.ForAll(set.Len(), func(t *dsl.Thread, j dsl.U32) {
 			word := dsl.Let(t, set.At(j))
 			at := dsl.Let(t, pos.At(j))
-			first := lo.Add(j.Shl(dsl.N(5)))
+			first := lo.Add(j.Shl(dsl.N(wordLog)))
 			t.While(word.Ne(dsl.N(0)), func(t *dsl.Thread) {
 				low := word.And(word.Neg())
 				out.Store(t, at.Exp, first.Add(low.Sub(dsl.N(1)).PopCount()))

@@ -1,4 +1,4 @@
-package sorts
+package kernels
 
 import (
 	"fmt"
@@ -19,15 +19,12 @@ import (
 // keysAtOnce is the number of keys a thread loads before counting them.
 const keysAtOnce = 4
 
-// tableShape is the shape of a kernel with a shared table.
-type tableShape struct {
-	threads  int // threads per block
-	copies   int // copies of the table per block: 1, or one per warp
-	capacity int // cells of one copy
+// TableShape is the shape of a kernel with a shared table.
+type TableShape struct {
+	Threads  int // threads per block
+	Copies   int // copies of the table per block: 1, or one per warp
+	Capacity int // cells of one copy
 }
-
-// bytes returns the shared memory the shape's table takes.
-func (s tableShape) bytes() int { return 4 * s.copies * s.capacity }
 
 // tableKind says what a shared table holds: counts (histogram) or bits
 // (occurs).
@@ -59,13 +56,13 @@ var counts = tableKind{
 	},
 }
 
-// bits is occurs' table: one bit per bin, 32 bins to a word.
+// bits is occurs' table: one bit per bin, wordBits bins to a word.
 var bits = tableKind{
 	name:   "occurs",
 	global: dsl.InOut[uint32],
-	cell:   func(bin dsl.U32) dsl.U32 { return bin.Shr(dsl.N(5)) },
+	cell:   wordOf,
 	update: func(t *dsl.Thread, sh dsl.Array[uint32], i, bin dsl.U32) {
-		setBits(t, sh, i, dsl.N(1).Shl(bin.And(dsl.N(31))))
+		setBits(t, sh, i, bitOf(bin))
 	},
 	combine: dsl.U32.Or,
 	merge:   setBits,
@@ -83,8 +80,8 @@ func setBits(t *dsl.Thread, a dsl.Array[uint32], i, mask dsl.U32) {
 // parameters are the keys, lo, the number of values bins (keys outside
 // [lo, lo+bins) set bad[0]), the number of key parts and table slices, the
 // global table (zeroed by the host) and the bad flag.
-func sharedTableKernel(name string, kind tableKind, shape tableShape) *dsl.Kernel {
-	k := dsl.NewKernel(name, shape.threads)
+func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kernel {
+	k := dsl.NewKernel(name, shape.Threads)
 	keys := dsl.Input[uint32](k, "keys")
 	lo := dsl.Param[uint32](k, "lo")
 	bins := dsl.Param[uint32](k, "bins")
@@ -92,20 +89,20 @@ func sharedTableKernel(name string, kind tableKind, shape tableShape) *dsl.Kerne
 	slices := dsl.Param[uint32](k, "slices")
 	table := kind.global(k, "table")
 	bad := dsl.Output[uint32](k, "bad")
-	capacity, threads := dsl.N(uint32(shape.capacity)), dsl.N(uint32(shape.threads))
+	capacity, threads := dsl.N(uint32(shape.Capacity)), dsl.N(uint32(shape.Threads))
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(parts.Mul(slices), func(b *dsl.Block, vb dsl.U32) {
 			part := dsl.Let(b, vb.Div(slices))
 			base := dsl.Let(b, vb.Rem(slices).Mul(capacity))
 			used := dsl.Let(b, table.Len().Sub(base.Exp).Min(capacity))
-			sh := dsl.Shared[uint32](b, shape.copies*shape.capacity)
-			b.ForAll(used.Mul(dsl.N(uint32(shape.copies))), func(t *dsl.Thread, i dsl.U32) { sh.Store(t, i, dsl.N(0)) })
+			sh := dsl.Shared[uint32](b, shape.Copies*shape.Capacity)
+			b.ForAll(used.Mul(dsl.N(uint32(shape.Copies))), func(t *dsl.Thread, i dsl.U32) { sh.Store(t, i, dsl.N(0)) })
 			b.Sync()
 			stride := parts.Mul(threads)
 			b.ForAll(threads, func(t *dsl.Thread, tid dsl.U32) {
 				first := dsl.Let(t, part.Mul(threads).Add(tid))
 				t.If(first.Lt(keys.Len()), func(t *dsl.Thread) {
-					copyBase := dsl.Let(t, tid.Div(dsl.N(uint32(shape.threads/shape.copies))).Mul(used.Exp))
+					copyBase := dsl.Let(t, tid.Div(dsl.N(uint32(shape.Threads/shape.Copies))).Mul(used.Exp))
 					rounds := keys.Len().Sub(first.Exp).Sub(dsl.N(1)).Div(stride.Mul(dsl.N(keysAtOnce))).Add(dsl.N(1))
 					t.For(rounds, func(t *dsl.Thread, j dsl.U32) {
 						// keysAtOnce keys are loaded before any is counted, so
@@ -131,7 +128,7 @@ func sharedTableKernel(name string, kind tableKind, shape tableShape) *dsl.Kerne
 			b.Sync()
 			b.ForAll(used.Exp, func(t *dsl.Thread, i dsl.U32) {
 				v := sh.At(i)
-				for c := 1; c < shape.copies; c++ {
+				for c := 1; c < shape.Copies; c++ {
 					v = kind.combine(v, sh.At(used.Mul(dsl.N(uint32(c))).Add(i)))
 				}
 				cell := dsl.Let(t, v)
@@ -142,35 +139,36 @@ func sharedTableKernel(name string, kind tableKind, shape tableShape) *dsl.Kerne
 	return k
 }
 
-// The shapes of the shared tables, smallest first: the Sorter takes the
-// first whose capacity holds the table, and the last, sliced, for tables up
-// to maxSlices times its capacity.
-var (
-	histogramShapes = []tableShape{
-		{threads: 256, copies: 8, capacity: 1 << 10}, // a copy per warp: small ranges, most contended
-		{threads: 512, copies: 1, capacity: 1 << 13},
-		{threads: 1024, copies: 1, capacity: 1 << 15},
+// HistogramShapes returns the shapes of SharedHistogramKernels, in their
+// order, smallest first: a host takes the first whose capacity holds its
+// table, or the last cut into slices.
+func HistogramShapes() []TableShape {
+	return []TableShape{
+		{Threads: 256, Copies: 8, Capacity: 1 << 10}, // a copy per warp: small ranges, most contended
+		{Threads: 512, Copies: 1, Capacity: 1 << 13},
+		{Threads: 1024, Copies: 1, Capacity: 1 << 15},
 	}
-	bitsShapes = []tableShape{
-		{threads: 512, copies: 1, capacity: 1 << 13},  // 2^18 bins
-		{threads: 1024, copies: 1, capacity: 1 << 15}, // 2^20 bins
-	}
-)
+}
 
-// maxSlices is the most slices a shared table is cut into; wider tables
-// use global atomics, as every block would read all its keys once per
-// slice.
-const maxSlices = 4
+// BitsShapes returns the shapes of SharedOccursKernels, in their order,
+// smallest first.
+func BitsShapes() []TableShape {
+	return []TableShape{
+		{Threads: 512, Copies: 1, Capacity: 1 << 13},  // 2^18 bins
+		{Threads: 1024, Copies: 1, Capacity: 1 << 15}, // 2^20 bins
+	}
+}
 
 // SharedHistogramKernels returns the histogram kernels with the counters
-// privatised in shared memory, one per shape (see Sorter.Histogram).
-func SharedHistogramKernels() []*dsl.Kernel { return sharedTableKernels(counts, histogramShapes) }
+// privatised in shared memory, one per shape of HistogramShapes.
+func SharedHistogramKernels() []*dsl.Kernel { return sharedTableKernels(counts, HistogramShapes()) }
 
 // SharedOccursKernels returns the occurs kernels with a bitset privatised
-// in shared memory, one per shape.
-func SharedOccursKernels() []*dsl.Kernel { return sharedTableKernels(bits, bitsShapes) }
+// in shared memory, one per shape of BitsShapes.
+func SharedOccursKernels() []*dsl.Kernel { return sharedTableKernels(bits, BitsShapes()) }
 
-func sharedTableKernels(kind tableKind, shapes []tableShape) []*dsl.Kernel {
+// sharedTableKernels returns the kernels of kind, one per shape.
+func sharedTableKernels(kind tableKind, shapes []TableShape) []*dsl.Kernel {
 	ks := make([]*dsl.Kernel, len(shapes))
 	for i, s := range shapes {
 		ks[i] = sharedTableKernel(shapeName(kind.name, s), kind, s)
@@ -180,6 +178,6 @@ func sharedTableKernels(kind tableKind, shapes []tableShape) []*dsl.Kernel {
 
 // shapeName names a shared-table kernel by its kind and shape, e.g.
 // histogramShared1024x8 (8 copies of 1024 cells).
-func shapeName(kind string, s tableShape) string {
-	return fmt.Sprintf("%sShared%dx%d", kind, s.capacity, s.copies)
+func shapeName(kind string, s TableShape) string {
+	return fmt.Sprintf("%sShared%dx%d", kind, s.Capacity, s.Copies)
 }

@@ -1,0 +1,38 @@
+// Package kernels holds the sorts' kernels, written in the DSL and nothing
+// else: it imports dsl, arrays and ir, never the runtime, and the sorts
+// package launches them.
+//
+// The paper's kernels ("Counting and Occurrence Sort for GPUs using an
+// Embedded Language", Svenningsson, Svensson, Sheeran, FHPC'13) are written
+// as the paper has them: Sklansky's prefix sum for one block, sklanskyMax
+// and distribute for a scan of any length, histogram (atomics), occurs
+// (plain writes of 1) and reconstruct (a loop per value, or a conditional
+// for occurrence sort). The block-level scan reads as the paper's Haskell:
+//
+//	func fan(a arrays.Pull[uint32]) arrays.Pull[uint32] {
+//		a1, a2 := arrays.Halve(a)
+//		last := arrays.Last(a1)
+//		return arrays.Append(a1, arrays.Map(a2, func(x dsl.U32) dsl.U32 { return x.Add(last) }))
+//	}
+//
+//	func Sklansky(b *dsl.Block, n int, a arrays.Pull[uint32]) arrays.Pull[uint32] {
+//		for i := 0; i < n; i++ {
+//			a = arrays.Compute(b, arrays.BinSplit(n-1-i, fan, a))
+//		}
+//		return a
+//	}
+//
+// The fast pipeline's kernels are written with the collectives of arrays:
+// the scan's tiles are loaded by rows, each thread sums its elements in
+// registers and WarpTotals scans the threads' sums; the tile reconstruct
+// marks the runs that start in its tile and fills it by a block Scan under
+// Max; the tile starts are an UpperBound; the key range is two WarpTotals,
+// under Min and Max. The shared-table kernels privatise their table in
+// shared memory (a copy per warp for small ranges), the warp-table kernels
+// combine the updates of a warp's lanes that hit one cell before they reach
+// global memory.
+//
+// Every per-key kernel checks its key against the declared range: a key
+// outside it sets a flag that the host turns into an error, and is never
+// used as an index.
+package kernels
