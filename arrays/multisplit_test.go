@@ -135,6 +135,13 @@ func TestMultisplitEqualsCountingSort(t *testing.T) {
 			}
 		}
 	}
+	// The largest blocks: 32 warps (counters padded to 33 per digit) and 31.
+	for _, threads := range []int{1024, 992} {
+		keys := digitKeys(uint64(threads), 3000, arrays.MaxDigitBits, distributions[0])
+		if msg := checkMultisplit(dev, threads, arrays.MaxDigitBits, keys); msg != "" {
+			t.Error(msg)
+		}
+	}
 	props := gopter.NewProperties(proptest.Parameters(t, 25))
 	props.Property("Multisplit equals the stable counting sort", prop.ForAll(
 		func(n, warps, bits, dist int, seed uint64) string {
