@@ -134,6 +134,66 @@ func badInputs() []badInput {
 				})
 			})
 		}, "Search with a nil predicate"},
+		{"Partition with a nil predicate", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				arrays.WriteTo(b, out, arrays.Partition[*dsl.Block](nil, arrays.FromArray(in))) // bad: Partition with a nil predicate
+			})
+		}, "Partition with a nil predicate"},
+		{"PartitionCount with a nil predicate at Warp level", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAllWarps(dsl.N(1), func(w *dsl.Warp, _ dsl.U32) {
+					arrays.WriteTo(w, out, arrays.PartitionCount[*dsl.Warp](nil, arrays.FromArray(in))) // bad: PartitionCount with a nil predicate at Warp level
+				})
+			})
+		}, "PartitionCount with a nil predicate"},
+		{"BlockMultisplit of 0-bit digits", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				arrays.BlockMultisplit(b, 0, arrays.FromArray(in), digitOf) // bad: BlockMultisplit of 0-bit digits
+			})
+		}, "BlockMultisplit of digits of 0 bits: bits must be 1 to 8"},
+		{"BlockMultisplit of 9-bit digits", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				arrays.BlockMultisplit(b, 9, arrays.FromArray(in), digitOf) // bad: BlockMultisplit of 9-bit digits
+			})
+		}, "BlockMultisplit of digits of 9 bits: bits must be 1 to 8"},
+		{"Ranks of a BlockMultisplit that failed", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				m := arrays.BlockMultisplit(b, 9, arrays.FromArray(in), digitOf)
+				arrays.WriteTo(b, out, m.Ranks()) // bad: Ranks of a BlockMultisplit that failed
+			})
+		}, "Ranks of a failed BlockMultisplit of digits of 9 bits"},
+		{"BlockMultisplit with a nil digit function", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				arrays.BlockMultisplit[uint32](b, 4, arrays.FromArray(in), nil) // bad: BlockMultisplit with a nil digit function
+			})
+		}, "BlockMultisplit with a nil digit function"},
+		{"Counts of a zero Multisplit", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var m arrays.Multisplit
+				arrays.WriteTo(b, out, arrays.ToPush[*dsl.Block](m.Counts())) // bad: Counts of a zero Multisplit
+			})
+		}, "Counts of a zero Multisplit (multisplits come from BlockMultisplit)"},
+		{"WarpPeers of 9-bit digits", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, arrays.WarpPeers(t, in.At(i), 9)) // bad: WarpPeers of 9-bit digits
+				})
+			})
+		}, "WarpPeers of digits of 9 bits"},
+		{"BlockMultisplit sorted into too much shared memory", func() error {
+			k := dsl.NewKernel("bad", 1024)
+			in, out := dsl.Input[uint64](k, "input"), dsl.Output[uint64](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+					keys := arrays.Take(dsl.N(1<<15), arrays.FromArray(in)) // 256 KiB of keys
+					m := arrays.BlockMultisplit(b, 8, keys, func(k dsl.U64) dsl.U32 { return dsl.Cast[uint32](k) })
+					sorted := arrays.Force(b, arrays.ScatterByRank(m.Ranks(), keys)) // bad: BlockMultisplit sorted into too much shared memory
+					arrays.WriteTo(b, out, arrays.ToPush[*dsl.Block](sorted))
+				})
+			})
+			_, err := k.Build()
+			return err
+		}, "over the limit"},
 	}
 }
 

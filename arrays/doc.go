@@ -30,6 +30,19 @@
 // the threads hold in registers, in the two steps around a barrier.
 // Search, LowerBound and UpperBound are sort.Search in a thread.
 //
+// The ballot collectives deal an array to the warps in tiles of
+// ir.WarpSize consecutive elements, a lane per element. Partition is the
+// stable split of an array by a predicate at Warp and Block level (written
+// once for both): a ballot per tile, popcounts of the lanes below, and at
+// Block level the warps' counts scanned with WarpScanExclusive;
+// PartitionRanks gives each element's destination and PartitionCount the
+// number where the predicate holds. BlockMultisplit is CUB's block radix
+// rank: the stable ranks of a block's keys by a digit of 1 to MaxDigitBits
+// bits, from the lanes with the same digit (WarpPeers: a ballot per bit),
+// per-warp digit counters in shared memory and ScanExclusive of them, with
+// the digits' Counts and Offsets. ScatterByRank moves the elements (or the
+// values of key-value pairs) to the ranks either gives.
+//
 // One level of Sklansky's prefix sum reads:
 //
 //	func fan(a arrays.Pull[uint32]) arrays.Pull[uint32] {

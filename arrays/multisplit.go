@@ -1,0 +1,211 @@
+package arrays
+
+import (
+	"fmt"
+
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// MaxDigitBits is the widest digit Multisplit and WarpPeers take: 8 bits,
+// 256 digits.
+const MaxDigitBits = 8
+
+// badBits returns why bits is not a width of digit, or "".
+func badBits(what string, bits int) string {
+	if bits < 1 || bits > MaxDigitBits {
+		return fmt.Sprintf("%s of digits of %d bits: bits must be 1 to %d", what, bits, MaxDigitBits)
+	}
+	return ""
+}
+
+// WarpPeers returns, in every lane, the mask of the lanes of the warp whose
+// digit has the same low bits bits as the lane's own (the lane included):
+// one ballot per bit, ANDed (Ashkiani et al.'s warp-level multisplit;
+// __match_any_sync on the low bits). Like WarpScan, it runs in the Thread
+// body of a ForAll that runs every lane of each warp, outside any condition
+// that may differ between its lanes. The number of the lane's peers below
+// it is the popcount of the mask and the lanes below. bits (a constant of
+// the program, 1 to MaxDigitBits) out of range is an error.
+func WarpPeers(t *dsl.Thread, digit dsl.U32, bits int) dsl.U32 {
+	if msg := badBits("WarpPeers", bits); msg != "" {
+		return dsl.Let(t, dsl.Invalid[uint32](msg)).Exp
+	}
+	d := dsl.Let(t, digit)
+	peers := dsl.Let(t, dsl.N(^uint32(0)))
+	for bit := range bits {
+		set := dsl.Let(t, d.Shr(dsl.N(uint32(bit))).And(dsl.N(1)).Eq(dsl.N(1)))
+		votes := dsl.Ballot(t, set.Exp)
+		peers.Set(peers.And(dsl.Select(set.Exp, votes, votes.Not())))
+	}
+	return peers.Exp
+}
+
+// Multisplit is the stable multisplit of the elements of an array by a
+// digit of a few bits, in a block (CUB's BlockRadixRank): each element's
+// rank in the stable sort of the array by digit, the count of each digit
+// and the digits' offsets (the exclusive scan of the counts), what a radix
+// sort pass needs. BlockMultisplit builds it.
+type Multisplit struct {
+	bits    int
+	n       dsl.U32
+	digit   func(i dsl.U32) dsl.U32 // the digit of element i, below 2^bits
+	r       tiles
+	threads int
+	// stride is the number of counters of each digit: one per warp, and
+	// one more when the warps are even in number, so that the lanes of a
+	// warp updating the counters of different digits hit different banks.
+	stride int
+	// counters holds, at digit*stride + warp, the number of elements of
+	// the array before the warp's elements whose digit is below digit,
+	// plus those of digit in earlier warps: the exclusive scan of the
+	// (digit, warp) counts. work is a copy of it the ranking counts up.
+	counters, work dsl.Array[uint32]
+	bad            string // why the multisplit could not be built
+}
+
+// BlockMultisplit records in b the first steps of the multisplit of keys
+// by digit, of which bits (a constant of the program, 1 to MaxDigitBits)
+// count: digit(key) & (2^bits - 1). The keys are dealt to the block's warps
+// in tiles of ir.WarpSize consecutive keys, a lane per key, each warp a run
+// of consecutive tiles; each warp finds the lanes with the key's digit in
+// each tile by bits ballots (WarpPeers), and the lowest of them adds their
+// number to the warp's counter of the digit in shared memory (a shared
+// atomic per digit present in the tile). After a barrier the block scans
+// the counters, digit by digit and warp by warp, with ScanExclusive. The
+// result's Ranks goes over the tiles again, each warp counting up a copy of
+// its counters the same way, so that an element's rank is its digit's
+// offset, plus the keys of its digit in earlier warps, tiles and lanes.
+// keys may have any length; digit is called twice per key.
+//
+// The shared memory used is two counters per digit and warp (two 8-bit
+// digits in a block of 1024 threads: 2 × 256 × 33 × 4 bytes) and
+// ScanExclusive's.
+func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit func(dsl.Exp[T]) dsl.U32) Multisplit {
+	msg := badBits("BlockMultisplit", bits)
+	if msg == "" && digit == nil {
+		msg = "BlockMultisplit with a nil digit function: give a function of a key to its digit (a U32)"
+	}
+	if msg == "" && b.Threads() == 0 {
+		msg = "BlockMultisplit on a nil builder (*dsl.Block)"
+	}
+	if msg != "" {
+		dsl.Let(b, dsl.Invalid[uint32](msg))
+		return Multisplit{bad: msg}
+	}
+	threads := b.Threads()
+	warps := threads / ir.WarpSize
+	mask := dsl.N(1<<bits - 1)
+	m := Multisplit{bits: bits, n: keys.n, threads: threads, stride: warps | 1,
+		digit: func(i dsl.U32) dsl.U32 { return digit(clamped(keys, i)).And(mask) },
+		r:     dealTiles(b, keys.n, warps)}
+	size := (1 << bits) * m.stride
+	m.counters, m.work = dsl.Shared[uint32](b, size), dsl.Shared[uint32](b, size)
+	b.ForAll(dsl.N(uint32(size)), func(t *dsl.Thread, i dsl.U32) { m.counters.Store(t, i, dsl.N(0)) })
+	b.Sync()
+	b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+		m.eachPeers(t, tid, func(t *dsl.Thread, _ dsl.U32, valid dsl.Bool, counter, peers, below dsl.U32) {
+			t.If(valid.And(below.Eq(dsl.N(0))), func(t *dsl.Thread) {
+				m.counters.Atomic(t, dsl.AtomicAdd, counter, peers.PopCount())
+			})
+		})
+	})
+	b.Sync()
+	ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), FromArray(m.counters)).Run(b, m.counters.Store)
+	b.Sync()
+	return m
+}
+
+// eachPeers runs body in the thread tid of the block for every tile of its
+// warp, in order (every lane of the warp runs it, so that it may shuffle):
+// i is the index of the lane's key, valid whether it is one of the array,
+// and for a valid key, counter is the index of the counter of its digit
+// and warp, peers the mask of the lanes of the tile with its digit, and
+// below how many of them are below its lane.
+func (m Multisplit) eachPeers(t *dsl.Thread, tid dsl.U32,
+	body func(t *dsl.Thread, i dsl.U32, valid dsl.Bool, counter, peers, below dsl.U32)) {
+	lane := dsl.LaneOf(tid)
+	lanesBelow := dsl.Let(t, lanesBelowMask(lane))
+	first, count := m.r.ofWarp(dsl.WarpIdx)
+	m.r.each(t, first, count, lane, func(t *dsl.Thread, i dsl.U32, valid dsl.Bool) {
+		d := dsl.Let(t, m.digit(i))
+		peers := dsl.Let(t, WarpPeers(t, d.Exp, m.bits).And(dsl.Ballot(t, valid)))
+		below := dsl.Let(t, peers.And(lanesBelow.Exp).PopCount())
+		counter := d.Mul(dsl.N(uint32(m.stride))).Add(dsl.WarpIdx)
+		body(t, i, valid, counter, peers.Exp, below.Exp)
+	})
+}
+
+// invalid returns the error a method of a Multisplit that is not built
+// reports, or "".
+func (m Multisplit) invalid(method string) string {
+	switch {
+	case m.bad != "":
+		return method + " of a failed " + m.bad
+	case m.threads == 0:
+		return method + " of a zero Multisplit (multisplits come from BlockMultisplit)"
+	}
+	return ""
+}
+
+// Ranks returns, at index i, the rank of element i in the stable sort of
+// the keys by digit (where ScatterByRank puts it), as a Push array of the
+// block, to run in the block body given to BlockMultisplit. Each run copies
+// the counters (between two barriers) and goes over the keys' tiles again:
+// the lowest lane with a digit in a tile adds their number to its warp's
+// copy of the digit's counter with a shared atomic, whose old value it
+// shuffles to the others, which add the number of lanes with the digit
+// below theirs.
+func (m Multisplit) Ranks() Push[*dsl.Block, uint32] {
+	if msg := m.invalid("Ranks"); msg != "" {
+		bad := dsl.Invalid[uint32](msg)
+		return Push[*dsl.Block, uint32]{n: bad, run: func(b *dsl.Block, _ Writer[uint32]) { dsl.Let(b, bad) }}
+	}
+	return Push[*dsl.Block, uint32]{n: m.n, run: m.rank}
+}
+
+// rank records Ranks in b.
+func (m Multisplit) rank(b *dsl.Block, w Writer[uint32]) {
+	b.Sync() // the copy of an earlier run may still be counted up
+	ToPush[*dsl.Block](FromArray(m.counters)).Run(b, m.work.Store)
+	b.Sync()
+	b.ForAll(dsl.N(uint32(m.threads)), func(t *dsl.Thread, tid dsl.U32) {
+		m.eachPeers(t, tid, func(t *dsl.Thread, i dsl.U32, valid dsl.Bool, counter, peers, below dsl.U32) {
+			base := dsl.Let(t, dsl.N(0))
+			t.If(valid.And(below.Eq(dsl.N(0))), func(t *dsl.Thread) {
+				base.Set(m.work.Fetch(t, dsl.AtomicAdd, counter, peers.PopCount()))
+			})
+			// The lowest peer; a lane past the end has none, and reads lane 31.
+			leader := peers.FindFirstSet().Sub(dsl.N(1)).And(dsl.N(ir.WarpSize - 1))
+			rank := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, base.Exp, leader).Add(below))
+			t.If(valid, func(t *dsl.Thread) { w(t, i, rank.Exp) })
+		})
+	})
+}
+
+// Offsets returns the offset of each of the 2^bits digits: the number of
+// keys whose digit is below it, read from shared memory in the block body
+// given to BlockMultisplit.
+func (m Multisplit) Offsets() Pull[uint32] {
+	if msg := m.invalid("Offsets"); msg != "" {
+		return Replicate(dsl.N(1), dsl.Invalid[uint32](msg))
+	}
+	return Generate(dsl.N(1<<m.bits), m.offset)
+}
+
+// offset returns the offset of digit d, for d up to 2^bits (the number of
+// keys for 2^bits).
+func (m Multisplit) offset(d dsl.U32) dsl.U32 {
+	last := dsl.N(1<<m.bits - 1)
+	at := m.counters.At(d.Min(last).Mul(dsl.N(uint32(m.stride))))
+	return dsl.Select(d.Gt(last), m.n, at)
+}
+
+// Counts returns the number of keys of each of the 2^bits digits (the
+// digits' histogram), read from shared memory like Offsets.
+func (m Multisplit) Counts() Pull[uint32] {
+	if msg := m.invalid("Counts"); msg != "" {
+		return Replicate(dsl.N(1), dsl.Invalid[uint32](msg))
+	}
+	return Generate(dsl.N(1<<m.bits), func(d dsl.U32) dsl.U32 { return m.offset(d.Add(dsl.N(1))).Sub(m.offset(d)) })
+}

@@ -1,0 +1,87 @@
+package arrays_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+)
+
+// tiledMultisplitKernel returns a kernel whose blocks each rank a tile of
+// tile keys of the input (the last tile partial) with BlockMultisplit, as
+// a radix sort pass does: the tile's keys sorted by digit, its Ranks and
+// its Counts, each at the tile's place in the outputs.
+func tiledMultisplitKernel(threads, bits, tile int) *dsl.Kernel {
+	k := dsl.NewKernel("tiledMultisplit", threads)
+	in := dsl.Input[uint32](k, "keys")
+	sorted, ranks, counts := dsl.Output[uint32](k, "sorted"), dsl.Output[uint32](k, "ranks"),
+		dsl.Output[uint32](k, "counts")
+	size, digits := dsl.N(uint32(tile)), dsl.N(1<<bits)
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.CeilDiv(in.Len(), size), func(b *dsl.Block, bid dsl.U32) {
+			first := dsl.Let(b, bid.Mul(size))
+			keys := arrays.Take(size.Min(in.Len().Sub(first.Exp)), arrays.Drop(first.Exp, arrays.FromArray(in)))
+			m := arrays.BlockMultisplit(b, bits, keys, digitOf)
+			at := func(out dsl.Array[uint32], base dsl.U32) arrays.Writer[uint32] {
+				return func(t *dsl.Thread, i dsl.U32, v dsl.U32) { out.Store(t, base.Add(i), v) }
+			}
+			arrays.ScatterByRank(m.Ranks(), keys).Run(b, at(sorted, first.Exp))
+			m.Ranks().Run(b, at(ranks, first.Exp))
+			arrays.ToPush[*dsl.Block](m.Counts()).Run(b, at(counts, bid.Mul(digits)))
+		})
+	})
+	return k
+}
+
+// TestGPUMultisplit compares BlockMultisplit on the GPU with the evaluator
+// and with the stable counting sort of every tile, on fresh random keys:
+// digits of 1 to 8 bits from every distribution, blocks of 32 to 1024
+// threads, tiles of up to 16 keys per thread, in as many blocks as the
+// keys need.
+func TestGPUMultisplit(t *testing.T) {
+	gpu := openGPU(t)
+	r := rand.New(rand.NewPCG(freshSeed(t), 5))
+	for bits := 1; bits <= arrays.MaxDigitBits; bits++ {
+		threads := 32 << r.IntN(6)
+		tile := threads * (1 + r.IntN(16))
+		for _, n := range []int{1, tile - 1, tile + 1, 1 + r.IntN(1<<18)} {
+			dist := distributions[r.IntN(len(distributions))]
+			keys := digitKeys(r.Uint64(), n, bits, dist)
+			tiles := (n + tile - 1) / tile
+			what := fmt.Sprintf("%s, %d keys by %d bits, %d threads, tiles of %d", dist.name, n, bits, threads, tile)
+			k := func() *dsl.Kernel { return tiledMultisplitKernel(threads, bits, tile) }
+			sameOnBoth(t, gpu, k, what, keys, n, n, tiles<<bits)
+			got, err := run(gpu, k(), keys, n, n, tiles<<bits)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			var sorted, ranks, counts []uint32
+			for first := 0; first < n; first += tile {
+				r, s, c, _ := countingSort(keys[first:min(first+tile, n)], bits)
+				sorted, ranks, counts = append(sorted, s...), append(ranks, r...), append(counts, c...)
+			}
+			for _, d := range []string{differ("sorted", got[0], sorted), differ("ranks", got[1], ranks),
+				differ("counts", got[2], counts)} {
+				if d != "" {
+					t.Errorf("%s: %s", what, d)
+				}
+			}
+		}
+	}
+}
+
+// TestGPUMultisplitOneBlock compares the one-block kernel of the laws
+// (Ranks, ScatterByRank, Counts, Offsets) on the GPU with the counting
+// sort, for the widest digits in the largest block.
+func TestGPUMultisplitOneBlock(t *testing.T) {
+	gpu := openGPU(t)
+	r := rand.New(rand.NewPCG(freshSeed(t), 6))
+	for _, dist := range distributions {
+		n := 1 + r.IntN(1<<14)
+		if msg := checkMultisplit(gpu, 1024, arrays.MaxDigitBits, digitKeys(r.Uint64(), n, arrays.MaxDigitBits, dist)); msg != "" {
+			t.Errorf("%s: %s", dist.name, msg)
+		}
+	}
+}
