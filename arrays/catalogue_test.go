@@ -72,7 +72,7 @@ func badInputs() []badInput {
 					out.Store(t, i, s)
 				})
 			})
-		}, "a shuffle needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of count 32 or a BlockThreads " +
+		}, "a shuffle needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of a count that is a multiple of 32 or a BlockThreads " +
 			"ForAll of count 64"},
 		{"WarpReduce under a condition of the lane", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {

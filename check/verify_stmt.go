@@ -183,9 +183,6 @@ func (v *verifier) forAll(s *ir.ForAll) {
 	if ok {
 		count, constant = ConstValue(s.Count)
 	}
-	if s.Kind == ir.WarpLanes && constant && count.Bits > ir.WarpSize {
-		v.errorf(s.Pos, "WarpLanes count is %d; a warp has %d lanes", count.Bits, ir.WarpSize)
-	}
 	if !v.declareVar(s.Var, s.Pos) {
 		return
 	}
@@ -231,11 +228,12 @@ func (v *verifier) sharedUse(a *ir.Array, pos ir.Pos) {
 }
 
 // fillsWarps reports whether a ForAll of this kind and constant count runs
-// every lane of the warps it runs.
+// every lane of the warps it runs, in every round.
 func (v *verifier) fillsWarps(k ir.ForAllKind, count uint64) bool {
 	switch k {
 	case ir.WarpLanes:
-		return count == ir.WarpSize
+		// Lane l runs indices l, l + 32, ...: every lane runs every round.
+		return count > 0 && count%ir.WarpSize == 0
 	case ir.BlockThreads:
 		return count == uint64(v.k.Threads) && v.k.Threads%ir.WarpSize == 0
 	}
@@ -297,8 +295,9 @@ func (v *verifier) wholeWarp(pos ir.Pos, what string) {
 	switch {
 	case v.level != ir.ThreadLevel:
 	case !w.complete:
-		v.errorf(pos, "a %s needs all %d lanes of a warp: it must be in a WarpLanes ForAll of count %d or a "+
-			"BlockThreads ForAll of count %d (the block size)", what, ir.WarpSize, ir.WarpSize, v.k.Threads)
+		v.errorf(pos, "a %s needs all %d lanes of a warp: it must be in a WarpLanes ForAll of a count that is a "+
+			"multiple of %d or a BlockThreads ForAll of count %d (the block size)", what, ir.WarpSize, ir.WarpSize,
+			v.k.Threads)
 	case w.branched:
 		v.errorf(pos, "a %s needs all %d lanes of a warp, but here it is under an if or a loop whose "+
 			"condition may differ between lanes", what, ir.WarpSize)

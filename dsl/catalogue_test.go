@@ -407,7 +407,7 @@ func badInputs() []badInput {
 					})
 				})
 			})
-		}, "a ballot needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of count 32"},
+		}, "a ballot needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of a count that is a multiple of 32"},
 		{"Let on a nil thread", func() error {
 			return built(gridThreads("nilThread", func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32]) {
 				x := dsl.Let(nilThread, i) // bad: Let on a nil thread

@@ -1,8 +1,10 @@
 package dsl_test
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/internal/eval"
 	"github.com/obsidian-go/obsidian/internal/proptest"
@@ -10,8 +12,8 @@ import (
 )
 
 // launchU32 builds k and runs it in the evaluator with the given blocks and
-// arguments, failing the test on any error.
-func launchU32(t *testing.T, k *dsl.Kernel, blocks int, args ...eval.Arg) {
+// arguments, failing the test on any error; it returns the built kernel.
+func launchU32(t *testing.T, k *dsl.Kernel, blocks int, args ...eval.Arg) *ir.Kernel {
 	t.Helper()
 	kern, err := k.Build()
 	if err != nil {
@@ -20,6 +22,7 @@ func launchU32(t *testing.T, k *dsl.Kernel, blocks int, args ...eval.Arg) {
 	if err := eval.Launch(kern, eval.Config{Blocks: blocks}, args); err != nil {
 		t.Fatal(err)
 	}
+	return kern
 }
 
 // u32Buffer returns a buffer holding xs.
@@ -124,4 +127,57 @@ func TestLoopCountsFromData(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestWarpForAllPastLanes runs Warp.ForAll over more elements than a warp
+// has lanes, lane l taking l, l + 32, ...: 100 elements (a last partial
+// round) copied, and 64 (two full rounds) whose lanes exchange values with
+// a shuffle in each round; the printed loop strides by the warp size.
+func TestWarpForAllPastLanes(t *testing.T) {
+	const warps, n, m = 3, 100, 64
+	k := dsl.NewKernel("wide", 64)
+	in := dsl.Input[uint32](k, "in")
+	out := dsl.Output[uint32](k, "out")
+	swapped := dsl.Output[uint32](k, "swapped")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			b.ForAllWarps(dsl.N(warps), func(w *dsl.Warp, wid dsl.U32) {
+				w.ForAll(dsl.N(n), func(t *dsl.Thread, i dsl.U32) {
+					j := wid.Mul(dsl.N(n)).Add(i)
+					out.Store(t, j, in.At(j).Mul(dsl.N(3)))
+				})
+				w.ForAll(dsl.N(m), func(t *dsl.Thread, i dsl.U32) {
+					j := wid.Mul(dsl.N(m)).Add(i)
+					swapped.Store(t, j, dsl.Shuffle(t, dsl.ShuffleXor, in.At(j), dsl.N(1)))
+				})
+			})
+		})
+	})
+	rng := proptest.Parameters(t, 1).Rng
+	xs := make([]uint32, warps*n)
+	for i := range xs {
+		xs[i] = rng.Uint32()
+	}
+	res, sw := eval.NewBuffer(ir.Uint32, warps*n), eval.NewBuffer(ir.Uint32, warps*m)
+	kern := launchU32(t, k, 1, eval.Arg{Buffer: u32Buffer(xs)}, eval.Arg{Buffer: res}, eval.Arg{Buffer: sw})
+	for i, got := range u32s(res) {
+		if got != 3*xs[i] {
+			t.Fatalf("out[%d] = %d, want %d", i, got, 3*xs[i])
+		}
+	}
+	for i, got := range u32s(sw) {
+		if want := xs[i^1]; got != want {
+			t.Fatalf("swapped[%d] = %d, want in[%d] = %d", i, got, i^1, want)
+		}
+	}
+	src, _, err := codegen.CUDA(kern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, loop := range []string{"for (unsigned int lane = threadIdx.x & 31u; lane < 100u; lane += 32u) {",
+		"for (unsigned int lane1 = threadIdx.x & 31u; lane1 < 64u; lane1 += 32u) {"} {
+		if !strings.Contains(src, loop) {
+			t.Errorf("the CUDA text has no line %q:\n%s", loop, src)
+		}
+	}
 }
