@@ -40,6 +40,34 @@ func (v *verifier) kernel() {
 	for _, a := range k.Shared {
 		v.sharedArray(a)
 	}
+	for _, a := range k.Locals {
+		v.localArray(a)
+	}
+}
+
+// MaxLocalBytes bounds the bytes of one local array: a thread's arrays live
+// in registers or in CUDA's local memory, of which a thread has 512 KiB; an
+// array this large is already far slower than shared memory.
+const MaxLocalBytes = 16 << 10
+
+func (v *verifier) localArray(a *ir.Array) {
+	if a == nil {
+		v.errorf(v.k.Pos, "kernel %s has a nil local array", v.k.Name)
+		return
+	}
+	switch {
+	case a.Space != ir.Local:
+		v.errorf(a.Pos, "array %s is listed as local but is not in local memory", a.Name)
+	case !a.Elem.Valid():
+		v.errorf(a.Pos, "local array %s has no valid element type (%v)", a.Name, a.Elem)
+	case a.Size <= 0:
+		v.errorf(a.Pos, "local array %s has %d elements; it needs at least one", a.Name, a.Size)
+	case a.Size > MaxLocalBytes/a.Elem.Size():
+		v.errorf(a.Pos, "local array %s has %d elements of %v; a thread's array may have at most %d bytes",
+			a.Name, a.Size, a.Elem, MaxLocalBytes)
+	}
+	v.name(a.Pos, a.Name, "local array "+a.Name)
+	v.arrays[a] = true
 }
 
 func (v *verifier) scalarParam(s *ir.Var) {
