@@ -61,16 +61,16 @@ type warpState struct {
 
 func newVerifier(k *ir.Kernel) *verifier {
 	return &verifier{
-		k:          k,
-		dep:        analyseDependence(k),
-		arrays:     map[*ir.Array]bool{},
-		params:     map[*ir.Var]bool{},
-		names:      map[string]string{},
-		declared:   map[*ir.Var]bool{},
-		loopVars:   map[*ir.Var]bool{},
-		homes:      map[homeKey]*ir.ForAll{},
-		scopes:     []map[*ir.Var]bool{{}},
-		level:      ir.GridLevel,
+		k:        k,
+		dep:      analyseDependence(k),
+		arrays:   map[*ir.Array]bool{},
+		params:   map[*ir.Var]bool{},
+		names:    map[string]string{},
+		declared: map[*ir.Var]bool{},
+		loopVars: map[*ir.Var]bool{},
+		homes:    map[homeKey]*ir.ForAll{},
+		scopes:   []map[*ir.Var]bool{{}},
+		level:    ir.GridLevel,
 	}
 }
 
