@@ -82,10 +82,11 @@ func (k *Kernel) errorf(pos ir.Pos, format string, args ...any) {
 }
 
 // fresh returns a name based on hint that no parameter, array or variable of
-// the kernel has yet.
+// the kernel has yet and that CUDA does not define (j1 and y1 are Bessel
+// functions).
 func (k *Kernel) fresh(hint string) string {
 	name := hint
-	for i := 1; k.names[name] != ""; i++ {
+	for i := 1; k.names[name] != "" || check.CheckName(name) != nil; i++ {
 		name = fmt.Sprintf("%s%d", hint, i)
 	}
 	k.names[name] = "a variable"

@@ -181,3 +181,22 @@ func TestWarpForAllPastLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshNamesAreNotCUDAs builds a kernel of two Thread.ForAll loops,
+// whose indices the DSL names after "j": the second must not be j1, a
+// Bessel function of CUDA's math library (nor y1, for the same reason).
+func TestFreshNamesAreNotCUDAs(t *testing.T) {
+	k := dsl.NewKernel("twoLoops", 32)
+	out := dsl.Output[uint32](k, "out")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAll(out.Len(), func(t *dsl.Thread, i dsl.U32) {
+			acc := dsl.Let(t, dsl.N(0))
+			t.ForAll(dsl.N(2), func(t *dsl.Thread, j dsl.U32) { acc.Set(acc.Add(j)) })
+			t.ForAll(dsl.N(3), func(t *dsl.Thread, j dsl.U32) { acc.Set(acc.Add(j)) })
+			out.Store(t, i, acc.Exp)
+		})
+	})
+	if _, err := k.Build(); err != nil {
+		t.Fatal(err)
+	}
+}
