@@ -89,3 +89,8 @@ func syncOf[P Level](p P) func() {
 	}
 	return func() {}
 }
+
+// ConstLen returns a's length when it is a constant, as the length of an
+// array that Force or Compute write must be (Obsidian's static length, len
+// of an SPull), and false otherwise.
+func (a Pull[T]) ConstLen() (uint32, bool) { return constLen(a.n) }
