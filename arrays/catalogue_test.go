@@ -72,7 +72,7 @@ func badInputs() []badInput {
 					out.Store(t, i, s)
 				})
 			})
-		}, "a shuffle needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of count 32 or a BlockThreads " +
+		}, "a shuffle needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of a count that is a multiple of 32 or a BlockThreads " +
 			"ForAll of count 64"},
 		{"WarpReduce under a condition of the lane", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
@@ -194,6 +194,75 @@ func badInputs() []badInput {
 			_, err := k.Build()
 			return err
 		}, "over the limit"},
+		// Compute at Thread and Warp level.
+		{"Local array too large for a thread", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					loc := dsl.Local[uint32](t, 1<<20) // bad: Local array too large for a thread
+					loc.Store(t, dsl.N(0), i)
+				})
+			})
+		}, "a thread's array may have at most 16384 bytes"},
+		{"Compute at Thread level of a length that is not a constant", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					c := arrays.Compute(t, arrays.Take(i, arrays.FromArray(in))) // bad: Compute at Thread level of a length that is not a constant
+					out.Store(t, i, c.At(dsl.N(0)))
+				})
+			})
+		}, "Compute or Force of an array whose length is not a constant"},
+		{"ComputeInto at Warp level of an array longer than the region", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAllWarps(dsl.N(2), func(w *dsl.Warp, _ dsl.U32) {
+					region := dsl.WarpShared[uint32](w, 8)
+					arrays.ComputeInto(w, region, arrays.Take(dsl.N(16), arrays.FromArray(in))) // bad: ComputeInto at Warp level of an array longer than the region
+				})
+			})
+		}, "ComputeInto of an array of 16 elements into wsh, an array of 8"},
+		{"Compute at Warp level read outside its warp body", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var c arrays.Pull[uint32]
+				b.ForAllWarps(dsl.N(2), func(w *dsl.Warp, _ dsl.U32) {
+					c = arrays.Compute(w, arrays.Take(dsl.N(32), arrays.FromArray(in)))
+				})
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, c.At(dsl.LaneOf(i))) // bad: Compute at Warp level read outside its warp body
+				})
+			})
+		}, "warp-private shared array wsh (allocated at"},
+		{"Compute at Warp level read in another warp body", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var c arrays.Pull[uint32]
+				b.ForAllWarps(dsl.N(2), func(w *dsl.Warp, _ dsl.U32) {
+					c = arrays.Compute(w, arrays.Take(dsl.N(32), arrays.FromArray(in)))
+				})
+				b.ForAllWarps(dsl.N(2), func(w *dsl.Warp, wid dsl.U32) {
+					w.ForAll(dsl.N(32), func(t *dsl.Thread, i dsl.U32) {
+						out.Store(t, i, c.At(i)) // bad: Compute at Warp level read in another warp body
+					})
+				})
+			})
+		}, "but it belongs to the one at"},
+		{"Compute at Thread level read by another thread body", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var c arrays.Pull[uint32]
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					c = arrays.Compute(t, arrays.Take(dsl.N(4), arrays.FromArray(in)))
+				})
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, c.At(dsl.N(0))) // bad: Compute at Thread level read by another thread body
+				})
+			})
+		}, "local array loc (allocated at"},
+		{"atomic on a local array", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					loc := dsl.Local[uint32](t, 4)
+					loc.Store(t, dsl.N(0), i)
+					loc.Atomic(t, dsl.AtomicAdd, dsl.N(0), i) // bad: atomic on a local array
+				})
+			})
+		}, "a local array: a thread's own array needs no atomics"},
 	}
 }
 

@@ -11,7 +11,8 @@ import (
 )
 
 // collectiveKernels are kernels that use every collective, on 32- and
-// 64-bit integers and floats, and the ballot collectives.
+// 64-bit integers and floats, the ballot collectives and Compute at every
+// level.
 func collectiveKernels() []*dsl.Kernel {
 	return []*dsl.Kernel{
 		warpLaneKernel(u32Ops[5], 64, false), warpLaneKernel(u32Ops[4], 64, true),
@@ -22,6 +23,7 @@ func collectiveKernels() []*dsl.Kernel {
 		searchKernel[uint32](), searchKernel[int64](), searchKernel[float32](),
 		partitionKernel(128, atBlock), partitionKernel(64, atWarp),
 		multisplitKernel(256, 8), tiledMultisplitKernel(1024, 3, 4096),
+		levelKernel(u32Ops[0], 64), levelKernel(u32Ops[1], 100), // local and per-warp shared arrays
 	}
 }
 

@@ -12,9 +12,13 @@
 // *dsl.Warp or *dsl.Thread) is a type parameter, so pushing a Grid array
 // where a Block one is expected does not compile.
 //
-// Compute and Force are the only way into shared memory: they write an array
-// to a new shared array and insert the barrier (__syncthreads) after it, then
-// return a Pull array that reads it.
+// Compute and Force write an array into new memory of a Level and return a
+// Pull array that reads it, as Obsidian's compute does at every level: a
+// block's shared memory, ended by __syncthreads; a warp's own region of
+// shared memory, written by its lanes (lane l taking l, l + 32, ...) and
+// ended by __syncwarp; a thread's local array, written in order. One
+// function generic over the level, such as a reduction that halves its
+// array until one element is left (see the example), serves all three.
 //
 // The collectives combine the elements of an array with an associative
 // operator (Op: dsl.U32.Add, dsl.U32.Max, or any function of two

@@ -78,32 +78,6 @@ func bounded[T dsl.Scalar](out dsl.Array[T], store Writer[T]) Writer[T] {
 	}
 }
 
-// Force writes a Push array of the block into a new shared array, ends with
-// a barrier, and returns a Pull array reading the shared array. The length
-// must be a constant.
-func Force[T dsl.Scalar](b *dsl.Block, a Push[*dsl.Block, T]) Pull[T] {
-	n, ok := constLen(a.n)
-	if !ok {
-		// Shared memory has a size fixed when the kernel is built.
-		sh := dsl.Shared[T](b, 1)
-		a.run(b, func(t *dsl.Thread, i dsl.U32, _ dsl.Exp[T]) {
-			sh.Store(t, i, dsl.Invalid[T]("Compute or Force of an array whose length is not a constant"))
-		})
-		return FromArray(sh)
-	}
-	sh := dsl.Shared[T](b, int(n))
-	a.run(b, sh.Store)
-	b.Sync()
-	return FromArray(sh)
-}
-
-// Compute writes a Pull array into shared memory, one thread per element,
-// ends with a barrier, and returns a Pull array reading it: the way to stop
-// fusion and share results between the threads of a block.
-func Compute[T dsl.Scalar](b *dsl.Block, a Pull[T]) Pull[T] {
-	return Force(b, ToPush[*dsl.Block](a))
-}
-
 // Pulls is an array of equally long Pull arrays, as SplitUp and Coalesce
 // make them.
 type Pulls[T dsl.Scalar] struct {
@@ -160,15 +134,6 @@ func MapBlocks[T, U dsl.Scalar](p Pulls[T], perBlock uint32, f func(b *dsl.Block
 			f(b, bid, p.at(bid)).run(b, func(t *dsl.Thread, i dsl.U32, v dsl.Exp[U]) { w(t, base.Add(i), v) })
 		})
 	}}
-}
-
-// ComputeInto is Compute writing into the given shared array, which must be
-// at least as long as a: for loops where the same shared arrays are reused
-// on every iteration (a ping-pong between two arrays).
-func ComputeInto[T dsl.Scalar](b *dsl.Block, sh dsl.Array[T], a Pull[T]) Pull[T] {
-	ToPush[*dsl.Block](a).run(b, sh.Store)
-	b.Sync()
-	return Take(a.n, FromArray(sh))
 }
 
 // MapThreads runs f on every array of p sequentially in a (virtual) thread

@@ -57,10 +57,12 @@ type sharedLayout struct {
 // any number of such arrays add up without overflow.
 const maxArrayBytes = 1 << 40
 
-// arrayBytes returns the size in bytes of shared array a, and false when
-// it is negative or over maxArrayBytes (the multiplication is checked).
-func arrayBytes(a *ir.Array) (int64, bool) {
-	size := int64(a.Elem.Size())
+// arrayBytes returns the size in bytes of shared array a in a block of
+// the given threads (every warp's region of a PerWarp array), and false
+// when it is negative or over maxArrayBytes (the multiplications are
+// checked).
+func arrayBytes(a *ir.Array, threads int) (int64, bool) {
+	size := int64(a.Elem.Size()) * int64(a.Copies(max(threads, 0)))
 	n := int64(a.Size)
 	if n < 0 || (size > 0 && n > maxArrayBytes/size) {
 		return 0, false
@@ -77,7 +79,7 @@ func layout(k *ir.Kernel) sharedLayout {
 		if a == nil {
 			continue
 		}
-		n, ok := arrayBytes(a)
+		n, ok := arrayBytes(a, k.Threads)
 		if !ok {
 			l.tooLarge[i] = true
 			continue
@@ -133,7 +135,7 @@ func (l sharedLayout) check(k *ir.Kernel, t Target) error {
 			return ir.Errorf(a.Pos, "shared memory: array %s of %d elements of %v is larger than any GPU's shared "+
 				"memory (the limit is %d bytes per block)", a.Name, a.Size, a.Elem, t.MaxSharedBytes)
 		}
-		n, _ := arrayBytes(a)
+		n, _ := arrayBytes(a, k.Threads)
 		if end := l.offsets[i] + n; end > int64(t.MaxSharedBytes) {
 			return ir.Errorf(a.Pos, "shared memory: array %s ends at byte %d (%d bytes in all), over the limit "+
 				"of %d bytes per block", a.Name, end, l.bytes, t.MaxSharedBytes)

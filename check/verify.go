@@ -44,10 +44,11 @@ type verifier struct {
 	// divergent is the number of enclosing Grid, Block or Warp level control
 	// statements whose condition differs between threads.
 	divergent int
-	// blockBody is the GridBlocks ForAll whose body is being walked, or nil;
-	// sharedHome is the one in which each shared array was first used.
-	blockBody  *ir.ForAll
-	sharedHome map[*ir.Array]*ir.ForAll
+	// blockBody and warpBody are the innermost GridBlocks and BlockWarps
+	// ForAll whose body is being walked, or nil; homes holds the body in
+	// which each shared or local array was first used (see sharedUse).
+	blockBody, warpBody *ir.ForAll
+	homes               map[homeKey]*ir.ForAll
 }
 
 // warpState says whether every lane of each warp runs the statement being
@@ -60,16 +61,16 @@ type warpState struct {
 
 func newVerifier(k *ir.Kernel) *verifier {
 	return &verifier{
-		k:          k,
-		dep:        analyseDependence(k),
-		arrays:     map[*ir.Array]bool{},
-		params:     map[*ir.Var]bool{},
-		names:      map[string]string{},
-		declared:   map[*ir.Var]bool{},
-		loopVars:   map[*ir.Var]bool{},
-		sharedHome: map[*ir.Array]*ir.ForAll{},
-		scopes:     []map[*ir.Var]bool{{}},
-		level:      ir.GridLevel,
+		k:        k,
+		dep:      analyseDependence(k),
+		arrays:   map[*ir.Array]bool{},
+		params:   map[*ir.Var]bool{},
+		names:    map[string]string{},
+		declared: map[*ir.Var]bool{},
+		loopVars: map[*ir.Var]bool{},
+		homes:    map[homeKey]*ir.ForAll{},
+		scopes:   []map[*ir.Var]bool{{}},
+		level:    ir.GridLevel,
 	}
 }
 

@@ -24,6 +24,10 @@ func (v *verifier) atomic(s *ir.Atomic) {
 	if !v.writable(s.Array, s.Pos, "atomic "+s.Op.String()) {
 		return
 	}
+	if s.Array.Space == ir.Local {
+		v.errorf(s.Pos, "atomic %v on %s, a local array: a thread's own array needs no atomics, and CUDA has "+
+			"none for local memory", s.Op, s.Array.Name)
+	}
 	elem := s.Array.Elem
 	v.index(s.Index, s.Array, s.Pos)
 	types := atomicTypes(s.Op)

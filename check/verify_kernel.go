@@ -40,6 +40,34 @@ func (v *verifier) kernel() {
 	for _, a := range k.Shared {
 		v.sharedArray(a)
 	}
+	for _, a := range k.Locals {
+		v.localArray(a)
+	}
+}
+
+// MaxLocalBytes bounds the bytes of one local array: a thread's arrays live
+// in registers or in CUDA's local memory, of which a thread has 512 KiB; an
+// array this large is already far slower than shared memory.
+const MaxLocalBytes = 16 << 10
+
+func (v *verifier) localArray(a *ir.Array) {
+	if a == nil {
+		v.errorf(v.k.Pos, "kernel %s has a nil local array", v.k.Name)
+		return
+	}
+	switch {
+	case a.Space != ir.Local:
+		v.errorf(a.Pos, "array %s is listed as local but is not in local memory", a.Name)
+	case !a.Elem.Valid():
+		v.errorf(a.Pos, "local array %s has no valid element type (%v)", a.Name, a.Elem)
+	case a.Size <= 0:
+		v.errorf(a.Pos, "local array %s has %d elements; it needs at least one", a.Name, a.Size)
+	case a.Size > MaxLocalBytes/a.Elem.Size():
+		v.errorf(a.Pos, "local array %s has %d elements of %v; a thread's array may have at most %d bytes",
+			a.Name, a.Size, a.Elem, MaxLocalBytes)
+	}
+	v.name(a.Pos, a.Name, "local array "+a.Name)
+	v.arrays[a] = true
 }
 
 func (v *verifier) scalarParam(s *ir.Var) {
@@ -104,16 +132,44 @@ func (v *verifier) blocks() {
 	if e == nil {
 		return
 	}
-	ok := true
+	if bad := NotOnHost(v.k, e); bad != "" {
+		v.errorf(v.k.Pos, "the block count of kernel %s may use only constants, scalar parameters and "+
+			"lengths of array parameters; it uses %s", v.k.Name, bad)
+		return
+	}
+	if t, ok := v.expr(e, v.k.Pos); ok && !t.IsInteger() {
+		v.errorf(v.k.Pos, "the block count of kernel %s has type %v; it must be an integer", v.k.Name, t)
+	}
+}
+
+// NotOnHost returns what in e the host cannot compute before a launch of
+// k (a variable that is not a scalar parameter of k, a special register, a
+// load, the length of an array that is not a parameter), or "" when e uses
+// only constants, k's scalar parameters and lengths of its array
+// parameters, as the number of blocks a launch needs must.
+func NotOnHost(k *ir.Kernel, e ir.Expr) string {
+	params := map[*ir.Var]bool{}
+	arrays := map[*ir.Array]bool{}
+	for _, p := range k.Params {
+		switch {
+		case p.Scalar != nil:
+			params[p.Scalar] = true
+		case p.Array != nil:
+			arrays[p.Array] = true
+		}
+	}
+	bad := ""
 	ir.WalkExpr(e, func(e ir.Expr) {
-		var bad string
+		if bad != "" {
+			return
+		}
 		switch e := e.(type) {
 		case *ir.Var:
-			if !v.params[e] {
+			if !params[e] {
 				bad = "variable " + e.Name
 			}
 		case *ir.Len:
-			if e.Array == nil || e.Array.Space != ir.Global || !v.arrays[e.Array] {
+			if e.Array == nil || e.Array.Space != ir.Global || !arrays[e.Array] {
 				bad = "the length of an array that is not a parameter"
 			}
 		case *ir.Special:
@@ -121,18 +177,8 @@ func (v *verifier) blocks() {
 		case *ir.Load:
 			bad = "a load of array " + arrayName(e.Array)
 		}
-		if bad != "" && ok {
-			ok = false
-			v.errorf(v.k.Pos, "the block count of kernel %s may use only constants, scalar parameters and "+
-				"lengths of array parameters; it uses %s", v.k.Name, bad)
-		}
 	})
-	if !ok {
-		return
-	}
-	if t, ok := v.expr(e, v.k.Pos); ok && !t.IsInteger() {
-		v.errorf(v.k.Pos, "the block count of kernel %s has type %v; it must be an integer", v.k.Name, t)
-	}
+	return bad
 }
 
 func arrayName(a *ir.Array) string {

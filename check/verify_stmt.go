@@ -183,9 +183,6 @@ func (v *verifier) forAll(s *ir.ForAll) {
 	if ok {
 		count, constant = ConstValue(s.Count)
 	}
-	if s.Kind == ir.WarpLanes && constant && count.Bits > ir.WarpSize {
-		v.errorf(s.Pos, "WarpLanes count is %d; a warp has %d lanes", count.Bits, ir.WarpSize)
-	}
 	if !v.declareVar(s.Var, s.Pos) {
 		return
 	}
@@ -193,49 +190,87 @@ func (v *verifier) forAll(s *ir.ForAll) {
 		v.errorf(s.Pos, "%v index %s has type %v; it must be uint32", s.Kind, s.Var.Name, s.Var.T)
 	}
 	v.loopVars[s.Var] = true
-	saved, level, blockBody := v.warp, v.level, v.blockBody
+	saved, level, blockBody, warpBody := v.warp, v.level, v.blockBody, v.warpBody
 	if s.Kind.Inner() == ir.ThreadLevel {
 		v.warp = warpState{forAll: s, complete: constant && v.fillsWarps(s.Kind, count.Bits)}
 	}
-	if s.Kind == ir.GridBlocks {
+	switch s.Kind {
+	case ir.GridBlocks:
 		v.blockBody = s
+	case ir.BlockWarps:
+		v.warpBody = s
 	}
 	v.level = s.Kind.Inner()
 	v.scoped(s.Body, s.Var)
-	v.warp, v.level, v.blockBody = saved, level, blockBody
+	v.warp, v.level, v.blockBody, v.warpBody = saved, level, blockBody, warpBody
 }
 
-// sharedUse checks a load, store or atomic on a: a shared array must be
-// used inside a block body (the body of a GridBlocks ForAll), the same one
-// at every use. Its contents exist only while that body runs for one
-// virtual block: in any other body, or in a later virtual block, the bytes
-// hold what some block left there, which depends on how many blocks the
-// launch has.
+// sharedUse checks a load, store or atomic on a whose contents belong to
+// one body of the kernel: a shared array to a block body (the body of a
+// GridBlocks ForAll), a PerWarp one to a warp body too (the body of a
+// BlockWarps ForAll), a local array to a thread body (the body of a
+// ForAll at Thread level). Each must be used inside such a body, the same
+// one at every use, the one where it is first used. Its contents exist
+// only while that body runs for one virtual block, warp or thread: in any
+// other body, or in a later iteration, the bytes hold what some block,
+// warp or thread left there, which depends on how the launch is spread.
 func (v *verifier) sharedUse(a *ir.Array, pos ir.Pos) {
-	if a.Space != ir.Shared {
-		return
+	switch a.Space {
+	case ir.Shared:
+		v.bodyUse(a, pos, ownedBy{"shared array", "block body", ir.GridBlocks}, v.blockBody)
+		if a.PerWarp {
+			v.bodyUse(a, pos, ownedBy{"warp-private shared array", "warp body", ir.BlockWarps}, v.warpBody)
+		}
+	case ir.Local:
+		var body *ir.ForAll
+		if v.level == ir.ThreadLevel {
+			body = v.warp.forAll
+		}
+		v.bodyUse(a, pos, ownedBy{"local array", "thread body", 0}, body)
 	}
-	home, seen := v.sharedHome[a]
+}
+
+// ownedBy describes the body whose contents an array is, for reports.
+type ownedBy struct {
+	array, body string
+	kind        ir.ForAllKind // that of the ForAll whose body it is; 0: any ForAll at Thread level
+}
+
+// bodyUse checks a use of a, owned by a body as o says, in body (nil:
+// outside any such body).
+func (v *verifier) bodyUse(a *ir.Array, pos ir.Pos, o ownedBy, body *ir.ForAll) {
+	forAll := "a " + o.kind.String() + " ForAll"
+	if o.kind == 0 {
+		forAll = "a ForAll at Thread level"
+	}
+	key := homeKey{a, o.body}
+	home, seen := v.homes[key]
 	switch {
-	case v.blockBody == nil:
-		v.errorf(pos, "shared array %s (allocated at %v) is used outside a block body (the body of a GridBlocks "+
-			"ForAll): shared memory belongs to a block and holds its contents only while a block body runs",
-			a.Name, a.Pos)
+	case body == nil:
+		v.errorf(pos, "%s %s (allocated at %v) is used outside a %s (the body of %s): its contents belong to "+
+			"one and exist only while that body runs", o.array, a.Name, a.Pos, o.body, forAll)
 	case !seen:
-		v.sharedHome[a] = v.blockBody
-	case home != v.blockBody:
-		v.errorf(pos, "shared array %s (allocated at %v) is used in the block body of the GridBlocks ForAll at %v, "+
-			"but it belongs to the one at %v, where it is first used: its contents exist only within that body, "+
-			"so here it would hold what some other block left there", a.Name, a.Pos, v.blockBody.Pos, home.Pos)
+		v.homes[key] = body
+	case home != body:
+		v.errorf(pos, "%s %s (allocated at %v) is used in the %s of the %v ForAll at %v, but it belongs to the "+
+			"one at %v, where it is first used: its contents exist only within that body, so here it would "+
+			"hold what some other one left there", o.array, a.Name, a.Pos, o.body, body.Kind, body.Pos, home.Pos)
 	}
+}
+
+// homeKey names the body of one kind that owns an array.
+type homeKey struct {
+	array *ir.Array
+	body  string
 }
 
 // fillsWarps reports whether a ForAll of this kind and constant count runs
-// every lane of the warps it runs.
+// every lane of the warps it runs, in every round.
 func (v *verifier) fillsWarps(k ir.ForAllKind, count uint64) bool {
 	switch k {
 	case ir.WarpLanes:
-		return count == ir.WarpSize
+		// Lane l runs indices l, l + 32, ...: every lane runs every round.
+		return count > 0 && count%ir.WarpSize == 0
 	case ir.BlockThreads:
 		return count == uint64(v.k.Threads) && v.k.Threads%ir.WarpSize == 0
 	}
@@ -297,8 +332,9 @@ func (v *verifier) wholeWarp(pos ir.Pos, what string) {
 	switch {
 	case v.level != ir.ThreadLevel:
 	case !w.complete:
-		v.errorf(pos, "a %s needs all %d lanes of a warp: it must be in a WarpLanes ForAll of count %d or a "+
-			"BlockThreads ForAll of count %d (the block size)", what, ir.WarpSize, ir.WarpSize, v.k.Threads)
+		v.errorf(pos, "a %s needs all %d lanes of a warp: it must be in a WarpLanes ForAll of a count that is a "+
+			"multiple of %d or a BlockThreads ForAll of count %d (the block size)", what, ir.WarpSize, ir.WarpSize,
+			v.k.Threads)
 	case w.branched:
 		v.errorf(pos, "a %s needs all %d lanes of a warp, but here it is under an if or a loop whose "+
 			"condition may differ between lanes", what, ir.WarpSize)

@@ -17,13 +17,23 @@ func deepCopy(k *ir.Kernel) *ir.Kernel {
 	for i, p := range k.Params {
 		n.Params[i] = ir.Param{Array: c.array(p.Array), Scalar: c.variable(p.Scalar)}
 	}
-	n.Shared = make([]*ir.Array, len(k.Shared))
-	for i, a := range k.Shared {
-		n.Shared[i] = c.array(a)
-	}
+	n.Shared = c.arrayList(k.Shared)
+	n.Locals = c.arrayList(k.Locals)
 	n.Body = c.stmts(k.Body)
 	n.Blocks = c.expr(k.Blocks)
 	return &n
+}
+
+// arrayList returns copies of the arrays of list (nil for nil).
+func (c *cloner) arrayList(list []*ir.Array) []*ir.Array {
+	if list == nil {
+		return nil
+	}
+	out := make([]*ir.Array, len(list))
+	for i, a := range list {
+		out[i] = c.array(a)
+	}
+	return out
 }
 
 func (c *cloner) variable(v *ir.Var) *ir.Var {

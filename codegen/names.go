@@ -22,7 +22,7 @@ func newNameSupply(k *ir.Kernel) *nameSupply {
 	for _, p := range k.Params {
 		taken[p.Name()] = true
 	}
-	for _, a := range k.Shared {
+	for _, a := range append(k.Shared[:len(k.Shared):len(k.Shared)], k.Locals...) {
 		taken[a.Name] = true
 	}
 	ir.WalkStmts(k.Body, func(s ir.Stmt) bool {

@@ -73,8 +73,17 @@ func (p *printer) kernel() {
 		p.line("extern __shared__ __align__(16) unsigned char smem[];")
 		for _, a := range k.Shared {
 			t := cType(a.Elem)
+			if a.PerWarp {
+				// Each warp's pointer is to its own region.
+				p.line("%s* %s = (%s*)(smem + %d) + (threadIdx.x >> %d) * %d;", t, a.Name, t, a.Offset, ir.LaneBits,
+					a.Size)
+				continue
+			}
 			p.line("%s* %s = (%s*)(smem + %d);", t, a.Name, t, a.Offset)
 		}
+	}
+	for _, a := range k.Locals {
+		p.line("%s %s[%d];", cType(a.Elem), a.Name, a.Size)
 	}
 	p.body(k.Body)
 	p.depth--

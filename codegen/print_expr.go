@@ -141,7 +141,7 @@ func writeExpr(b *strings.Builder, e ir.Expr) {
 		writeExpr(b, e.Index)
 		b.WriteString("]")
 	case *ir.Len:
-		if e.Array.Space == ir.Shared {
+		if e.Array.FixedLen() {
 			b.WriteString(cConst(ir.UintValue(ir.Uint32, uint64(e.Array.Size))))
 		} else {
 			b.WriteString(e.Array.Name + "_len")

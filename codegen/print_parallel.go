@@ -1,12 +1,15 @@
 package codegen
 
 import (
+	"strings"
+
 	"github.com/obsidian-go/obsidian/ir"
 )
 
 // forAll prints a ForAll as the hardware runs it: a block-level ForAll as
 // the body of each thread (guarded when fewer iterations than threads,
-// looping when more), a warp-level one over lanes, a grid-level one as a
+// looping when more), a warp-level one over lanes the same way (lane l
+// runs indices l, l + 32, ...), a grid-level one as a
 // grid-stride loop with a 64-bit counter.
 func (p *printer) forAll(s *ir.ForAll) {
 	i := s.Var.Name
@@ -15,19 +18,9 @@ func (p *printer) forAll(s *ir.ForAll) {
 	case ir.BlockThreads:
 		p.spread(s, "threadIdx.x", threads)
 	case ir.BlockWarps:
-		p.spread(s, "threadIdx.x >> 5", threads/32)
+		p.spread(s, "threadIdx.x >> 5", threads/ir.WarpSize)
 	case ir.WarpLanes:
-		if c, ok := s.Count.(*ir.Const); ok && c.Value.Bits == 32 {
-			p.line("{")
-		} else {
-			e := p.prepare([]ir.Expr{s.Count})
-			p.line("if ((threadIdx.x & 31u) < %s) {", expr(e[0]))
-		}
-		p.depth++
-		p.line("unsigned int %s = threadIdx.x & 31u;", i)
-		p.body(s.Body)
-		p.depth--
-		p.line("}")
+		p.spread(s, "threadIdx.x & 31u", ir.WarpSize)
 	case ir.GridThreads:
 		e := p.prepare([]ir.Expr{s.Count}, true)
 		p.line("for (unsigned long long %s_ = (unsigned long long)blockIdx.x * %d + threadIdx.x; %s_ < %s; "+
@@ -58,8 +51,8 @@ func (p *printer) spread(s *ir.ForAll, index string, n int) {
 		p.line("unsigned int %s = %s;", i, index)
 	case constant && c.Value.Bits < uint64(n):
 		cond := index
-		if s.Kind == ir.BlockWarps {
-			cond = "(" + index + ")"
+		if strings.Contains(index, " ") {
+			cond = "(" + index + ")" // < binds tighter than >> and &
 		}
 		p.line("if (%s < %s) {", cond, cConst(c.Value))
 		p.depth++

@@ -221,7 +221,7 @@ func TestVerifyErrors(t *testing.T) {
 			return kernel("k", nil, nil, blocks(1, 9, forAll(ir.BlockThreads, x, u32(100), 10,
 				decl(r, u32(0), 19),
 				&ir.Shuffle{Mode: ir.ShuffleIdx, Result: r, Value: x, Lane: u32(0), Pos: at(20)})))
-		}, 20, "a shuffle needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of count 32"},
+		}, 20, "a shuffle needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of a count that is a multiple of 32"},
 		{"ballot under an if", func() *ir.Kernel {
 			r := v("r", ir.Uint32)
 			return threadBody(func(i *ir.Var, in, out, rw, sh *ir.Array) []ir.Stmt {

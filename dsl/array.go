@@ -3,11 +3,13 @@ package dsl
 import (
 	"fmt"
 
+	"github.com/obsidian-go/obsidian/check"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
 // Array is an array in GPU memory: a global array parameter of the kernel,
-// or a shared array of a block. It belongs to the kernel that declared it.
+// a shared array of a block (or of each of its warps), or a local array of
+// each thread. It belongs to the kernel that declared it.
 // The zero Array (never declared) may not be used: a kernel that does fails
 // to build.
 type Array[T Scalar] struct {
@@ -16,7 +18,7 @@ type Array[T Scalar] struct {
 }
 
 // zeroArray is what a use of the zero Array is reported as.
-const zeroArray = "a zero Array (arrays come from Input, Output, InOut or Shared)"
+const zeroArray = "a zero Array (arrays come from Input, Output, InOut, Shared, WarpShared or Local)"
 
 // IR returns the array's IR node (nil for the zero Array).
 func (a Array[T]) IR() *ir.Array { return a.a }
@@ -123,18 +125,59 @@ func (a Array[T]) fetch(t *Thread, st *ir.Atomic) Exp[T] {
 // An n below 1, or one whose bytes exceed the device's shared memory, is
 // an error.
 func Shared[T Scalar](b *Block, n int) Array[T] {
+	return allocate[T](b, "Shared", &ir.Array{Space: ir.Shared, Size: n}, "sh")
+}
+
+// WarpShared allocates an array of n elements in shared memory of which
+// every warp of the block has its own: the block's shared memory holds n
+// elements per warp, and an index is into the region of the warp that
+// uses the array, which no other warp sees. The array belongs to the body
+// of the ForAllWarps that w builds (and to its block's body): it may be
+// used only there, by that warp's lanes, which meet at Warp.Sync. An n
+// below 1, or one whose bytes for every warp exceed the device's shared
+// memory, is an error.
+func WarpShared[T Scalar](w *Warp, n int) Array[T] {
+	return allocate[T](w, "WarpShared", &ir.Array{Space: ir.Shared, PerWarp: true, Size: n}, "wsh")
+}
+
+// Local allocates an array of n elements of which each thread has its own
+// (in registers, or in CUDA's local memory when it is indexed by values
+// the compiler cannot resolve), printed as T name[n]. It belongs to the
+// body of the ForAll that runs t: it may be used only there, by the
+// thread itself, so it needs no barrier. An n below 1, or one of more than
+// check.MaxLocalBytes bytes, is an error.
+func Local[T Scalar](t *Thread, n int) Array[T] {
+	return allocate[T](t, "Local", &ir.Array{Space: ir.Local, Size: n}, "loc")
+}
+
+// allocate records a, an array of memory that the kernel allocates (not a
+// parameter), for what through p, naming it after hint; a gives its space
+// and size.
+func allocate[T Scalar](p Program, what string, a *ir.Array, hint string) Array[T] {
 	pos := callerPos()
-	s := open(b, "Shared", pos)
+	s := open(p, what, pos)
 	if s == nil {
 		return Array[T]{}
 	}
 	k := s.k
-	a := &ir.Array{Name: k.fresh("sh"), Elem: TypeOf[T](), Space: ir.Shared, Access: ir.ReadWrite, Size: n, Pos: pos}
-	if n <= 0 {
-		k.errorf(pos, "shared array of %d elements", n)
+	a.Name, a.Elem, a.Access, a.Pos = k.fresh(hint), TypeOf[T](), ir.ReadWrite, pos
+	kind := "shared"
+	if a.Space == ir.Local {
+		kind = "local"
+	}
+	switch {
+	case a.Size <= 0:
+		k.errorf(pos, "%s array of %d elements", kind, a.Size)
+	case a.Space == ir.Local && a.Size > check.MaxLocalBytes/a.Elem.Size():
+		k.errorf(pos, "local array of %d elements of %v: a thread's array may have at most %d bytes", a.Size,
+			a.Elem, check.MaxLocalBytes)
 	}
 	k.arrays[a] = true
-	k.ir.Shared = append(k.ir.Shared, a)
+	if a.Space == ir.Local {
+		k.ir.Locals = append(k.ir.Locals, a)
+	} else {
+		k.ir.Shared = append(k.ir.Shared, a)
+	}
 	return Array[T]{a: a, k: k}
 }
 

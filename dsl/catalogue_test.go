@@ -407,7 +407,7 @@ func badInputs() []badInput {
 					})
 				})
 			})
-		}, "a ballot needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of count 32"},
+		}, "a ballot needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of a count that is a multiple of 32"},
 		{"Let on a nil thread", func() error {
 			return built(gridThreads("nilThread", func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32]) {
 				x := dsl.Let(nilThread, i) // bad: Let on a nil thread
@@ -583,6 +583,36 @@ func badInputs() []badInput {
 			}
 			return built(inner)
 		}, "Store on a builder of kernel outer, in the body of kernel inner"},
+		// Loop counts the level cannot take.
+		{"grid loop over a count loaded from memory", func() error {
+			k := dsl.NewKernel("bad", 256)
+			in := dsl.Input[uint32](k, "input")
+			out := dsl.Output[uint32](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				g.ForAll(in.At(dsl.N(0)), func(t *dsl.Thread, i dsl.U32) { // bad: grid loop over a count loaded from memory
+					out.Store(t, i, i)
+				})
+			})
+			return built(k)
+		}, "GridThreads ForAll sizes the launch, so the host computes it"},
+		{"block loop over a count loaded from memory", func() error {
+			k := dsl.NewKernel("bad", 256)
+			in := dsl.Input[uint32](k, "input")
+			k.Body(func(g *dsl.Grid) {
+				g.ForAllBlocks(in.At(dsl.N(0)), func(b *dsl.Block, _ dsl.U32) {}) // bad: block loop over a count loaded from memory
+			})
+			return built(k)
+		}, "it uses a load of array input"},
+		{"grid loop over a Grid variable loaded from memory", func() error {
+			k := dsl.NewKernel("bad", 256)
+			in := dsl.Input[uint32](k, "input")
+			out := dsl.Output[uint32](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				n := dsl.Let(g, in.At(dsl.N(0)))
+				g.ForAll(n.Exp, func(t *dsl.Thread, i dsl.U32) { out.Store(t, i, i) }) // bad: grid loop over a Grid variable loaded from memory
+			})
+			return built(k)
+		}, "GridThreads ForAll sizes the launch"},
 	}
 }
 

@@ -22,6 +22,10 @@
 //	})
 //	kernel, err := k.Build()
 //
+// Memory a kernel allocates belongs to a level: Shared arrays to a block,
+// WarpShared arrays to each warp (every warp its own region), Local arrays
+// to each thread.
+//
 // The level structure follows Obsidian: barriers (Block.Sync, Warp.Sync)
 // exist only at Block and Warp level, whose control flow must be the same for
 // every thread; thread-dependent code lives in ForAll bodies, at Thread

@@ -48,6 +48,36 @@ func TestEvaluatorCatchesWrongPrograms(t *testing.T) {
 				})
 			})
 		}, 1024, 4, "race"},
+		{"missing Warp.Sync", func() *dsl.Kernel {
+			// Each lane reads the element of a warp's own shared array
+			// that another lane writes, with no barrier between.
+			return copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAllWarps(dsl.N(8), func(w *dsl.Warp, wid dsl.U32) {
+					region := dsl.WarpShared[uint32](w, 32)
+					w.ForAll(dsl.N(32), func(t *dsl.Thread, i dsl.U32) {
+						region.Store(t, i, in.At(i))
+						out.Store(t, wid.Mul(dsl.N(32)).Add(i), region.At(dsl.N(31).Sub(i))) // bad: missing Warp.Sync
+					})
+				})
+			})
+		}, 1024, 4, "race"},
+		{"index past a warp's region", func() *dsl.Kernel {
+			// An index of 32 or more would reach the next warp's region.
+			return copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAllWarps(dsl.N(8), func(w *dsl.Warp, wid dsl.U32) {
+					region := dsl.WarpShared[uint32](w, 32)
+					w.ForAll(dsl.N(32), func(t *dsl.Thread, i dsl.U32) {
+						region.Store(t, i.Add(in.At(dsl.N(1)).Rem(dsl.N(64))), i) // bad: index past a warp's region
+					})
+				})
+			})
+		}, 1024, 4, "out of bounds (length 32)"},
+		{"index past a thread's local array", func() *dsl.Kernel {
+			return threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				loc := dsl.Local[uint32](t, 4)
+				loc.Store(t, in.At(i).Rem(dsl.N(8)), i) // bad: index past a thread's local array
+			})
+		}, 1024, 4, "out of bounds (length 4)"},
 		{"atomic mixed with a plain write", func() *dsl.Kernel {
 			k := dsl.NewKernel("mixed", 256)
 			in := dsl.Input[uint32](k, "input")

@@ -82,10 +82,11 @@ func (k *Kernel) errorf(pos ir.Pos, format string, args ...any) {
 }
 
 // fresh returns a name based on hint that no parameter, array or variable of
-// the kernel has yet.
+// the kernel has yet and that CUDA does not define (j1 and y1 are Bessel
+// functions).
 func (k *Kernel) fresh(hint string) string {
 	name := hint
-	for i := 1; k.names[name] != ""; i++ {
+	for i := 1; k.names[name] != "" || check.CheckName(name) != nil; i++ {
 		name = fmt.Sprintf("%s%d", hint, i)
 	}
 	k.names[name] = "a variable"
@@ -368,7 +369,10 @@ func (k *Kernel) Build() (*ir.Kernel, error) {
 		return nil, errors.Join(k.errs...)
 	}
 	out := k.ir
-	out.Blocks = blocksNeeded(&out)
+	out.Blocks = k.blocksNeeded(&out)
+	if len(k.errs) > 0 {
+		return nil, errors.Join(k.errs...)
+	}
 	if err := check.Verify(&out, check.DefaultTarget); err != nil {
 		return nil, err
 	}
@@ -379,8 +383,10 @@ func (k *Kernel) Build() (*ir.Kernel, error) {
 // blocksNeeded returns the number of blocks that covers every Grid-level
 // ForAll of the body: ceil(n/threads) for a ForAll over threads, n for one
 // over blocks, the largest of them; 1 when there is none. Counts that use
-// Grid-level variables are expanded through their declarations.
-func blocksNeeded(k *ir.Kernel) ir.Expr {
+// Grid-level variables are expanded through their declarations. A count
+// the host cannot compute (see check.NotOnHost) is an error at its ForAll's
+// line.
+func (b *Kernel) blocksNeeded(k *ir.Kernel) ir.Expr {
 	defs := map[*ir.Var]ir.Expr{}
 	var blocks ir.Expr
 	threads := &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(k.Threads))}
@@ -396,6 +402,12 @@ func blocksNeeded(k *ir.Kernel) ir.Expr {
 			continue
 		case *ir.ForAll:
 			n := expand(s.Count, defs)
+			if bad := check.NotOnHost(k, n); bad != "" {
+				b.errorf(s.Pos, "the count of this %v ForAll sizes the launch, so the host computes it from "+
+					"constants, scalar parameters and lengths of array parameters; it uses %s (a count from "+
+					"data belongs in a loop inside a block or a thread)", s.Kind, bad)
+				continue
+			}
 			if s.Kind == ir.GridThreads {
 				// ceil(n / T) without overflow: n/T + (n%T != 0)
 				need = &ir.Binary{Op: ir.Add, X: &ir.Binary{Op: ir.Div, X: n, Y: threads},

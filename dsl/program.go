@@ -228,8 +228,11 @@ func (w *Warp) For(n U32, body func(w *Warp, i U32)) { forLoop(w, "For", "k", n,
 // and normally reads variables that body assigns.
 func (w *Warp) While(c Bool, body func(*Warp)) { whileLoop(w, c, body) }
 
-// ForAll runs body for every lane in [0, n), n <= 32.
-func (w *Warp) ForAll(n U32, body func(t *Thread, lane U32)) {
+// ForAll runs body for every i in [0, n), spread over the lanes of the
+// warp: lane l runs i = l, l + 32, l + 64, ... (ir.WarpSize lanes), so n
+// may be any count. Shuffles and ballots need every lane in every round: a
+// count that is a multiple of ir.WarpSize.
+func (w *Warp) ForAll(n U32, body func(t *Thread, i U32)) {
 	forAll(w, ir.WarpLanes, "lane", "Warp.ForAll", n, body)
 }
 

@@ -7,6 +7,9 @@ type Space uint8
 const (
 	Global Space = iota + 1
 	Shared
+	// Local is memory of one thread (registers, or CUDA's local memory):
+	// each thread has its own Size elements.
+	Local
 )
 
 // Access says how a kernel may use a global array.
@@ -33,21 +36,41 @@ func (a Access) String() string {
 }
 
 // Array is a global array (a kernel parameter, with its length passed as a
-// parameter too) or a shared array (Size elements, placed at Offset bytes in
-// the block's shared memory by codegen's layout pass). Arrays are identified
-// by pointer; Name is unique in a kernel.
+// parameter too), a shared array (Size elements, placed at Offset bytes in
+// the block's shared memory by codegen's layout pass) or a local array
+// (Size elements of each thread). Arrays are identified by pointer; Name is
+// unique in a kernel.
 type Array struct {
 	Name   string
 	Elem   Type
 	Space  Space
 	Access Access
-	Size   int // shared arrays: number of elements
+	Size   int // shared and local arrays: number of elements
 	Offset int // shared arrays: byte offset, set by the layout pass
-	Pos    Pos // where the array was declared or allocated
+	// PerWarp marks a shared array of which every warp of the block has its
+	// own Size elements, one region after another in the block's order of
+	// warps: an index into it is into the region of the warp that uses it,
+	// so that the warps of a block never see each other's elements.
+	PerWarp bool
+	Pos     Pos // where the array was declared or allocated
 }
 
-// Bytes returns the size of a shared array in bytes.
+// Bytes returns the size of Size elements in bytes: a shared array's, or
+// one warp's region of a PerWarp array (see Copies).
 func (a *Array) Bytes() int { return a.Size * a.Elem.Size() }
+
+// Copies returns how many copies of a's Size elements a block of the given
+// threads holds in shared memory: one per warp for a PerWarp array, else 1.
+func (a *Array) Copies(threads int) int {
+	if a.PerWarp {
+		return max(threads/WarpSize, 1)
+	}
+	return 1
+}
+
+// FixedLen reports whether a's length is its Size, known when the kernel is
+// built (shared and local arrays), rather than a parameter of the launch.
+func (a *Array) FixedLen() bool { return a.Space == Shared || a.Space == Local }
 
 // Param is a kernel parameter: an array (passed with its length) or a
 // scalar. Exactly one of Array and Scalar is set.
@@ -65,12 +88,13 @@ func (p Param) Name() string {
 }
 
 // Kernel is a GPU kernel: its name, its threads per block, its parameters
-// in order, its shared arrays and its Grid-level body.
+// in order, its shared and local arrays and its Grid-level body.
 type Kernel struct {
 	Name    string
 	Threads int // threads per block
 	Params  []Param
 	Shared  []*Array
+	Locals  []*Array // the local arrays, each thread's own
 	Body    []Stmt
 	// Blocks is the number of blocks a launch needs to cover the kernel's
 	// work, as an expression over parameters (scalars and array lengths) and

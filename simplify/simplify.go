@@ -45,7 +45,7 @@ func Expr(e ir.Expr) ir.Expr {
 	case *ir.Load:
 		return &ir.Load{Array: e.Array, Index: Expr(e.Index), Pos: e.Pos}
 	case *ir.Len:
-		if e.Array != nil && e.Array.Space == ir.Shared {
+		if e.Array != nil && e.Array.FixedLen() {
 			return constant(ir.UintValue(ir.Uint32, uint64(e.Array.Size)))
 		}
 	}

@@ -55,6 +55,7 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 				m.outOfBounds(mem, t, out[l], pos, "read of")
 				return
 			}
+			i += m.copyBase(mem, l)
 			out[l] = loadBits(mem.data, mem.elem, i)
 			a.thread = int16(m.warpBase + l)
 			if mem.cells == 1 {
@@ -80,7 +81,7 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 				m.outOfBounds(mem, t, out[l], pos, "read of")
 				return
 			}
-			out[l] = loadBits(mem.data, mem.elem, i)
+			out[l] = loadBits(mem.data, mem.elem, i+m.copyBase(mem, l))
 		}
 	}
 }
@@ -100,7 +101,12 @@ func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bo
 			return
 		}
 		a.thread, a.value = int16(m.warpBase+l), val[l]
-		if !r.shared {
+		i += m.copyBase(mem, l)
+		switch {
+		case r == nil:
+			storeBits(mem.data, mem.elem, i, val[l])
+			continue
+		case !r.shared:
 			m.global(&h, mem, i, &a, nil, 0, 0)
 			continue
 		}
@@ -142,10 +148,13 @@ func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, f
 			break
 		}
 		a.thread = int16(m.warpBase + l)
-		if mem.region.shared {
+		i += m.copyBase(mem, l)
+		if r := mem.region; r == nil || r.shared {
 			old[l] = loadBits(mem.data, mem.elem, i)
 			storeBits(mem.data, mem.elem, i, fn(old[l], val[l], cmp[l]))
-			m.sharedAccess(mem, i, &a)
+			if r != nil {
+				m.sharedAccess(mem, i, &a)
+			}
 		} else {
 			old[l] = m.global(&h, mem, i, &a, fn, val[l], cmp[l])
 		}

@@ -90,6 +90,13 @@ func newCompiler(k *ir.Kernel, md mode) *compiler {
 		}
 		c.addMemory(a)
 	}
+	for _, a := range k.Locals {
+		if a == nil || a.Space != ir.Local {
+			c.errorf(k.Pos, "kernel %s lists a local array that is nil or not in local memory", k.Name)
+			continue
+		}
+		c.addMemory(a)
+	}
 	if len(c.prog.arrays) > maxArrays {
 		c.errorf(k.Pos, "kernel %s has %d arrays; the evaluator takes at most %d", k.Name, len(c.prog.arrays), maxArrays)
 	}

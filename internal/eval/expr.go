@@ -348,7 +348,7 @@ func (c *compiler) length(e *ir.Len, sc *scope) (exprFn, ir.Type) {
 		c.errorf(sc.pos, "length of a nil array")
 	case c.mode == closedMode:
 		c.errorf(sc.pos, "length of array %s in an expression that may use only constants", a.Name)
-	case a.Space == ir.Shared && c.mode == kernelMode:
+	case a.FixedLen() && c.mode == kernelMode:
 		size := uint64(uint32(a.Size))
 		return func(_ *machine, out *vec) { broadcast(out, size) }, ir.Uint32
 	default:

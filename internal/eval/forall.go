@@ -72,12 +72,11 @@ var forAllLoops = map[ir.ForAllKind]forAllLoop{
 		threadLoop(m, n, 0, uint64(m.threads), slot, vmask, body, pos)
 	},
 	ir.WarpLanes: func(m *machine, n uint64, slot int, vmask uint64, body stmtFn, pos ir.Pos) {
-		if n > warpSize {
-			m.report(true, pos, "lanes", "ForAll over %d lanes of a warp of %d", n, warpSize)
-			return
-		}
-		if n > 0 && m.step(pos) {
-			runLanes(m, m.warpBase, lowLanes(n), 0, slot, vmask, body)
+		// Lane l runs indices l, l + 32, ...: a round of the warp each.
+		for first := uint64(0); first < n && m.step(pos); first += warpSize {
+			if runLanes(m, m.warpBase, lowLanes(min(warpSize, n-first)), first, slot, vmask, body); m.stop {
+				return
+			}
 		}
 	},
 	ir.GridBlocks: func(m *machine, n uint64, slot int, vmask uint64, body stmtFn, pos ir.Pos) {

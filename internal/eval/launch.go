@@ -119,15 +119,21 @@ func (m *machine) bind(args []Arg) error {
 	}
 	var globals, shared []*memory
 	for i, arr := range p.arrays {
-		if arr.Space != ir.Shared {
+		switch {
+		case arr.Space == ir.Global:
 			globals = append(globals, m.mems[i])
 			continue
+		case arr.Size < 0 || !arr.Elem.Valid():
+			return ir.Errorf(arr.Pos, "%s array %s of %d elements of %v", spaceName[arr.Space], arr.Name, arr.Size,
+				arr.Elem)
+		case arr.Space == ir.Local && arr.Size > maxLocalBytes/arr.Elem.Size()/m.threads:
+			return ir.Errorf(arr.Pos, "local array %s of %d elements of %v: the evaluator allows %d bytes of "+
+				"local memory for a block's threads", arr.Name, arr.Size, arr.Elem, maxLocalBytes)
 		}
-		if arr.Size < 0 || !arr.Elem.Valid() {
-			return ir.Errorf(arr.Pos, "shared array %s of %d elements of %v", arr.Name, arr.Size, arr.Elem)
+		m.mems[i] = m.allocated(arr, i)
+		if arr.Space == ir.Shared {
+			shared = append(shared, m.mems[i])
 		}
-		m.mems[i] = &memory{array: arr, slot: int16(i), elem: arr.Elem.Size(), n: arr.Size}
-		shared = append(shared, m.mems[i])
 	}
 	m.groupGlobals(globals)
 	return m.layoutShared(shared)

@@ -47,10 +47,47 @@ type memory struct {
 	slot   int16 // index in machine.mems
 	elem   int   // element size in bytes
 	data   []byte
-	n      int
-	region *region
-	cell   int // the region's cell of element 0
-	cells  int // cells per element
+	n      int     // elements (of each copy, for a per-warp or per-thread array)
+	per    perKind // whose copy of data an access reaches
+	region *region // nil for a local array, which no other thread sees
+	cell   int     // the region's cell of element 0
+	cells  int     // cells per element
+}
+
+// perKind says whose copy of an array's elements an access reaches.
+type perKind uint8
+
+const (
+	perArray  perKind = iota // the one copy: a global array, a block's shared array
+	perWarp                  // the warp's own: a PerWarp shared array
+	perThread                // the thread's own: a local array
+)
+
+// copyBase returns the first element of the copy of mem that lane l of
+// the current warp reaches; data holds the copies one after another.
+func (m *machine) copyBase(mem *memory, l int) int {
+	switch mem.per {
+	case perWarp:
+		return m.warpBase / warpSize * mem.n
+	case perThread:
+		return (m.warpBase + l) * mem.n
+	}
+	return 0
+}
+
+// allocated returns the memory of a shared or local array a of slot for
+// the machine's block: a local array's data is the threads' copies, a
+// shared array's lies in shared memory (see layoutShared).
+func (m *machine) allocated(a *ir.Array, slot int) *memory {
+	mem := &memory{array: a, slot: int16(slot), elem: a.Elem.Size(), n: a.Size}
+	switch {
+	case a.Space == ir.Local:
+		mem.per = perThread
+		mem.data = make([]byte, m.threads*a.Size*mem.elem)
+	case a.PerWarp:
+		mem.per = perWarp
+	}
+	return mem
 }
 
 // machine is the state of one worker of a launch: the blocks it runs one

@@ -43,6 +43,22 @@ import (
 // more than any GPU has, little enough to allocate.
 const maxSharedBytes = 64 << 20
 
+// maxLocalBytes bounds the local arrays of a block's threads together, as
+// maxSharedBytes does shared memory.
+const maxLocalBytes = 64 << 20
+
+// spaceName names the memory spaces in reports.
+var spaceName = map[ir.Space]string{ir.Global: "global", ir.Shared: "shared", ir.Local: "local"}
+
+// Local memory. A local array has a copy per thread of the block, one
+// after another in its memory's data, and no region: no other thread sees
+// it, so there is nothing to race with.
+//
+// Per-warp shared memory. A PerWarp shared array takes Size elements per
+// warp of the block, one region after another from its offset; an access
+// at index i (checked against Size) reaches element i of the accessing
+// warp's region, so that no warp reaches another's.
+
 // region is bytes that one or more memories lie in.
 type region struct {
 	members []*memory
@@ -148,11 +164,12 @@ func (m *machine) layoutShared(mems []*memory) error {
 	next := 0
 	for i, mem := range mems {
 		a := mem.array
-		if a.Size < 0 || a.Size > maxSharedBytes/mem.elem {
-			return ir.Errorf(a.Pos, "shared array %s of %d elements of %v: the evaluator allows %d bytes of shared "+
-				"memory", a.Name, a.Size, a.Elem, maxSharedBytes)
+		copies := a.Copies(m.threads)
+		if a.Size < 0 || a.Size > maxSharedBytes/mem.elem/copies {
+			return ir.Errorf(a.Pos, "shared array %s of %d elements of %v (%d copies): the evaluator allows %d "+
+				"bytes of shared memory", a.Name, a.Size, a.Elem, copies, maxSharedBytes)
 		}
-		bytes := a.Size * mem.elem
+		bytes := a.Size * copies * mem.elem
 		if !laidOut {
 			start[i] = next
 			next = (next + bytes + 15) &^ 15
@@ -181,7 +198,7 @@ func (m *machine) layoutShared(mems []*memory) error {
 	}
 	m.smem = make([]byte, size)
 	for i, mem := range mems {
-		mem.data = m.smem[start[i] : start[i]+mem.n*mem.elem]
+		mem.data = m.smem[start[i] : start[i]+mem.n*mem.array.Copies(m.threads)*mem.elem]
 	}
 	m.shared = []*region{place(mems, start, size, true, m.prog.written)}
 	return nil

@@ -154,9 +154,11 @@ func (m *machine) worker() *machine {
 	w.mems = slices.Clone(m.mems)
 	var shared []*memory
 	for i, a := range m.prog.arrays {
-		if a.Space == ir.Shared {
-			w.mems[i] = &memory{array: a, slot: int16(i), elem: a.Elem.Size(), n: a.Size}
-			shared = append(shared, w.mems[i])
+		if a.FixedLen() {
+			w.mems[i] = w.allocated(a, i)
+			if a.Space == ir.Shared {
+				shared = append(shared, w.mems[i])
+			}
 		}
 	}
 	if err := w.layoutShared(shared); err != nil {
