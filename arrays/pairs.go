@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
 )
 
 // Pair is an element of an array of pairs: two expressions, of types A and
@@ -209,10 +210,16 @@ func forcePairs[A, B dsl.Scalar](b *dsl.Block, a PushPairs[*dsl.Block, A, B]) Pa
 	if !ok {
 		// Shared memory has a size fixed when the kernel is built. The
 		// error is recorded in b, so that it is reported even when the
-		// result is never read.
-		const msg = "ComputePairs or ForcePairs of an array whose length is not a constant"
-		dsl.Let(b, dsl.Invalid[uint32](msg))
-		return invalidPairs[A, B](msg)
+		// result is never read; a length that is itself an error (Zip of
+		// arrays of different lengths) reports that error. What is
+		// returned only stands in for the result of a kernel that does
+		// not build.
+		if _, bad := a.n.IR().(*ir.Invalid); bad {
+			dsl.Let(b, a.n)
+		} else {
+			dsl.Let(b, dsl.Invalid[uint32]("ComputePairs or ForcePairs of an array whose length is not a constant"))
+		}
+		return Zip(FromArray(dsl.Shared[A](b, 1)), FromArray(dsl.Shared[B](b, 1)))
 	}
 	fst, snd := dsl.Shared[A](b, int(n)), dsl.Shared[B](b, int(n))
 	a.Run(b, func(t *dsl.Thread, i dsl.U32, v Pair[A, B]) {
