@@ -11,7 +11,7 @@ import (
 )
 
 // collectiveKernels are kernels that use every collective, on 32- and
-// 64-bit integers and floats.
+// 64-bit integers and floats, and the pairs, tiles and sequential scans.
 func collectiveKernels() []*dsl.Kernel {
 	return []*dsl.Kernel{
 		warpLaneKernel(u32Ops[5], 64, false), warpLaneKernel(u32Ops[4], 64, true),
@@ -20,6 +20,8 @@ func collectiveKernels() []*dsl.Kernel {
 		collectiveKernel(i64Ops[1], 128, atBlock), collectiveKernel(f32Ops[0], 32, atWarp),
 		tileKernel(u32Ops[0], 256, 1000, false), tileKernel(u32Ops[5], 128, 512, true),
 		searchKernel[uint32](), searchKernel[int64](), searchKernel[float32](),
+		tiledTransposeKernel(7, 13, 64), pairsKernel(300, 128), oddEvenSortKernel(16, 64),
+		seqScanKernel(u32Ops[5], true, true), seqScanKernel(u32Ops[4], false, false), mapAccumKernel(1),
 	}
 }
 

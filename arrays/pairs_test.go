@@ -63,12 +63,14 @@ func fromDevice[T runtime.Scalar](t *testing.T, b *runtime.Buffer[T]) []T {
 	return s
 }
 
-// keyValues returns n keys below span and n distinct float values.
+// keyValues returns n random keys below span and n random float values,
+// all different (value i is in [i, i+1)), so that a pair that moves
+// differently from the others shows.
 func keyValues(seed uint64, n int, span uint32) ([]uint32, []float32) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	keys, vals := make([]uint32, n), make([]float32, n)
 	for i := range keys {
-		keys[i], vals[i] = r.Uint32N(span), float32(i)+0.5
+		keys[i], vals[i] = r.Uint32N(span), float32(i)+r.Float32()
 	}
 	return keys, vals
 }

@@ -124,6 +124,22 @@ func mapAccumStepGo(acc uint64, x uint32) (uint64, int32) {
 	return acc*31 + uint64(x), int32(uint32(acc) ^ x)
 }
 
+// mapAccumKernel returns a kernel whose one thread writes the outputs of
+// MapAccum of mapAccumStep from init over its input, and the final
+// accumulator.
+func mapAccumKernel(init uint64) *dsl.Kernel {
+	k := dsl.NewKernel("mapAccum", 32)
+	in := dsl.Input[uint32](k, "input")
+	out, final := dsl.Output[int32](k, "output"), dsl.Output[uint64](k, "final")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
+			acc := arrays.MapAccum(t, mapAccumStep, dsl.Lit(init), arrays.FromArray(in), out.Store)
+			final.Store(t, dsl.N(0), acc)
+		})
+	})
+	return k
+}
+
 // TestMapAccumAgainstGo checks MapAccum, whose accumulator, elements and
 // outputs are of three types, against Haskell's mapAccumL written in Go,
 // for every length from 0 to maxSeqLen: the outputs and the final
@@ -131,16 +147,7 @@ func mapAccumStepGo(acc uint64, x uint32) (uint64, int32) {
 func TestMapAccumAgainstGo(t *testing.T) {
 	const init = 0x0123456789abcdef
 	dev := runtime.CPU()
-	k := dsl.NewKernel("mapAccum", 32)
-	in := dsl.Input[uint32](k, "input")
-	out, final := dsl.Output[int32](k, "output"), dsl.Output[uint64](k, "final")
-	k.Body(func(g *dsl.Grid) {
-		g.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
-			acc := arrays.MapAccum(t, mapAccumStep, dsl.Lit[uint64](init), arrays.FromArray(in), out.Store)
-			final.Store(t, dsl.N(0), acc)
-		})
-	})
-	fn := load(t, dev, k)
+	fn := load(t, dev, mapAccumKernel(init))
 	for n := range maxSeqLen + 1 {
 		xs := randomInput(n, uint64(n)+1)
 		outb, finalb := alloc[int32](t, dev, n), alloc[uint64](t, dev, 1)

@@ -164,25 +164,30 @@ func (t Tile[T]) Transposed() Tile[T] {
 	return Tile[T]{Matrix: Transpose(t.Matrix), top: t.left, left: t.top, th: t.tw, tw: t.th}
 }
 
-// ComputeTile writes a tile into shared memory, th × tw elements in row
-// order, one thread per element of a whole tile (those outside a partial
-// tile idle), ends with a barrier, and returns the tile reading it: the
-// Compute of a tile. Neighbouring threads read neighbouring elements of a
-// row, so a row-major matrix in global memory is read in memory order.
+// ComputeTile writes a tile into shared memory, one thread per element of
+// a whole tile of th × tw elements (those outside a partial tile idle),
+// ends with a barrier, and returns the tile reading it: the Compute of a
+// tile. Neighbouring threads read neighbouring elements of a row, so a
+// row-major matrix in global memory is read in memory order; the rows are
+// laid out in shared memory an odd number of elements apart, so that the
+// elements of a column are in different banks and the threads reading a
+// column of it (as those writing its transpose do) do not wait for each
+// other.
 func ComputeTile[T dsl.Scalar](b *dsl.Block, t Tile[T]) Tile[T] {
 	return computeTile(b, t)
 }
 
-// computeTile is ComputeTile: the tile padded to its whole size, so that
-// its length is a constant, goes through Compute.
+// computeTile is ComputeTile: the one place that puts a tile into shared
+// memory and the barrier after it.
 func computeTile[T dsl.Scalar](b *dsl.Block, t Tile[T]) Tile[T] {
-	tw := dsl.N(t.tw)
-	padded := Generate(dsl.N(t.th*t.tw), func(i dsl.U32) dsl.Exp[T] {
+	tw, stride := dsl.N(t.tw), dsl.N(t.tw|1)
+	sh := dsl.Shared[T](b, int(t.th)*int(t.tw|1))
+	b.ForAll(dsl.N(t.th*t.tw), func(th *dsl.Thread, i dsl.U32) {
 		r, c := i.Div(tw), i.Rem(tw)
-		return dsl.Select(r.Lt(t.rows).And(c.Lt(t.cols)), t.At(r, c), zero[T]())
+		th.If(r.Lt(t.rows).And(c.Lt(t.cols)), func(th *dsl.Thread) { sh.Store(th, r.Mul(stride).Add(c), t.At(r, c)) })
 	})
-	sh := Compute(b, padded)
-	t.Matrix = Matrix[T]{rows: t.rows, cols: t.cols, ix: func(r, c dsl.U32) dsl.Exp[T] { return sh.At(r.Mul(tw).Add(c)) }}
+	b.Sync()
+	t.Matrix = Matrix[T]{rows: t.rows, cols: t.cols, ix: func(r, c dsl.U32) dsl.Exp[T] { return sh.At(r.Mul(stride).Add(c)) }}
 	return t
 }
 
