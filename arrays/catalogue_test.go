@@ -137,7 +137,8 @@ func badInputs() []badInput {
 	}
 }
 
-// TestBadInputCatalogue builds every wrong use of the collectives, each
+// TestBadInputCatalogue builds every wrong use of the collectives, and of
+// pairs, matrices and the sequential scans (pairs_catalogue_test.go), each
 // under a deadline and with panics recovered, and checks that Build
 // rejects it with an *ir.Error at the marked line saying what is wrong.
 func TestBadInputCatalogue(t *testing.T) {

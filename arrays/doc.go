@@ -12,9 +12,10 @@
 // *dsl.Warp or *dsl.Thread) is a type parameter, so pushing a Grid array
 // where a Block one is expected does not compile.
 //
-// Compute and Force are the only way into shared memory: they write an array
-// to a new shared array and insert the barrier (__syncthreads) after it, then
-// return a Pull array that reads it.
+// Compute and Force (and for pairs and tiles ComputePairs, ForcePairs and
+// ComputeTile) are the only way into shared memory: they write an array
+// to a new shared array and insert the barrier (__syncthreads) after it,
+// then return a Pull array that reads it.
 //
 // The collectives combine the elements of an array with an associative
 // operator (Op: dsl.U32.Add, dsl.U32.Max, or any function of two
@@ -28,6 +29,21 @@
 // the warp scan itself, as CUB's BlockScan does. BlockScan also gives the
 // block's total. Search, LowerBound and UpperBound are sort.Search in a
 // thread.
+//
+// Pairs is an array of pairs of two scalar types, as Obsidian's Pull
+// arrays of tuples: Zip and Unzip convert, MapPairs, IxMapPairs,
+// EvensPairs and OddsPairs transform, and ComputePairs writes both halves
+// into shared memory with one barrier. CmpSwapByKey, with EvensPairs and
+// OddsPairs, makes sorting networks that move values with their keys.
+//
+// SeqScan, SeqScanExclusive and MapAccum (Haskell's mapAccumL) run in one
+// thread, as Push arrays of Thread level or through a Writer: the
+// per-thread programs of MapThreads.
+//
+// Matrix views an array as a row-major matrix, with its Rows, Cols and
+// Transpose; TilesOf cuts one into tiles (partial at the edges), which
+// MapTiles gives each to a block and ComputeTile puts in shared memory: a
+// tiled transpose is a line of each.
 //
 // One level of Sklansky's prefix sum reads:
 //
