@@ -20,8 +20,7 @@ func collectiveKernels() []*dsl.Kernel {
 		collectiveKernel(i64Ops[1], 128, atBlock), collectiveKernel(f32Ops[0], 32, atWarp),
 		tileKernel(u32Ops[0], 256, 1000, false), tileKernel(u32Ops[5], 128, 512, true),
 		searchKernel[uint32](), searchKernel[int64](), searchKernel[float32](),
-		tiledTransposeKernel(7, 13, 64), pairsKernel(300, 128), oddEvenSortKernel(16, 64),
-		seqScanKernel(u32Ops[5], true, true), seqScanKernel(u32Ops[4], false, false), mapAccumKernel(1),
+		tiledTransposeKernel(7, 13, 64), oddEvenSortKernel(16, 64), seqScanKernel(u32Ops[5], true, true), mapAccumKernel(1),
 	}
 }
 
