@@ -266,43 +266,55 @@ func badInputs() []badInput {
 	}
 }
 
-// TestBadInputCatalogue builds every wrong use of the collectives, each
+// TestBadInputCatalogue builds every wrong use of the collectives, and of
+// pairs, matrices and the sequential scans (pairs_catalogue_test.go), each
 // under a deadline and with panics recovered, and checks that Build
 // rejects it with an *ir.Error at the marked line saying what is wrong.
 func TestBadInputCatalogue(t *testing.T) {
 	const deadline = 10 * time.Second
-	for _, c := range badInputs() {
-		t.Run(c.name, func(t *testing.T) {
-			type result struct {
-				err   error
-				panic any
+	catalogues := []struct {
+		file string // where the rows' markers are
+		rows []badInput
+	}{{"catalogue_test.go", badInputs()}, {"pairs_catalogue_test.go", pairsShapesSeqBadInputs()}}
+	for _, cat := range catalogues {
+		for _, c := range cat.rows {
+			t.Run(c.name, func(t *testing.T) { runBadInput(t, cat.file, c, deadline) })
+		}
+	}
+}
+
+// runBadInput builds c under deadline, with panics recovered, and checks
+// that Build rejects it with an *ir.Error at the line of file marked for
+// it.
+func runBadInput(t *testing.T, file string, c badInput, deadline time.Duration) {
+	type result struct {
+		err   error
+		panic any
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{panic: r}
 			}
-			done := make(chan result, 1)
-			go func() {
-				defer func() {
-					if r := recover(); r != nil {
-						done <- result{panic: r}
-					}
-				}()
-				done <- result{err: c.build()}
-			}()
-			var r result
-			select {
-			case r = <-done:
-			case <-time.After(deadline):
-				t.Fatalf("still building after %v", deadline)
-			}
-			if r.panic != nil {
-				t.Fatalf("panic: %v", r.panic)
-			}
-			if r.err == nil {
-				t.Fatal("Build accepted a wrong program")
-			}
-			line := markerLine(t, "catalogue_test.go", c.name)
-			if !errorAt(r.err, "catalogue_test.go", line, c.want) {
-				t.Errorf("no *ir.Error at catalogue_test.go:%d saying %q:\n%v", line, c.want, r.err)
-			}
-		})
+		}()
+		done <- result{err: c.build()}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(deadline):
+		t.Fatalf("still building after %v", deadline)
+	}
+	if r.panic != nil {
+		t.Fatalf("panic: %v", r.panic)
+	}
+	if r.err == nil {
+		t.Fatal("Build accepted a wrong program")
+	}
+	line := markerLine(t, file, c.name)
+	if !errorAt(r.err, file, line, c.want) {
+		t.Errorf("no *ir.Error at %s:%d saying %q:\n%v", file, line, c.want, r.err)
 	}
 }
 

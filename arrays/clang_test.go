@@ -11,8 +11,8 @@ import (
 )
 
 // collectiveKernels are kernels that use every collective, on 32- and
-// 64-bit integers and floats, the ballot collectives and Compute at every
-// level.
+// 64-bit integers and floats, the ballot collectives, Compute at every
+// level, and the pairs, tiles and sequential scans.
 func collectiveKernels() []*dsl.Kernel {
 	return []*dsl.Kernel{
 		warpLaneKernel(u32Ops[5], 64, false), warpLaneKernel(u32Ops[4], 64, true),
@@ -24,6 +24,7 @@ func collectiveKernels() []*dsl.Kernel {
 		partitionKernel(128, atBlock), partitionKernel(64, atWarp),
 		multisplitKernel(256, 8), tiledMultisplitKernel(1024, 3, 4096),
 		levelKernel(u32Ops[0], 64), levelKernel(u32Ops[1], 100), // local and per-warp shared arrays
+		tiledTransposeKernel(7, 13, 64), oddEvenSortKernel(16, 64), seqScanKernel(u32Ops[5], true, true), mapAccumKernel(1),
 	}
 }
 

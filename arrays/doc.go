@@ -19,6 +19,8 @@
 // ended by __syncwarp; a thread's local array, written in order. One
 // function generic over the level, such as a reduction that halves its
 // array until one element is left (see the example), serves all three.
+// For pairs and tiles, ComputePairs, ForcePairs and ComputeTile write
+// both halves, or a tile, into a block's shared memory with one barrier.
 //
 // The collectives combine the elements of an array with an associative
 // operator (Op: dsl.U32.Add, dsl.U32.Max, or any function of two
@@ -46,6 +48,21 @@
 // per-warp digit counters in shared memory and ScanExclusive of them, with
 // the digits' Counts and Offsets. ScatterByRank moves the elements (or the
 // values of key-value pairs) to the ranks either gives.
+//
+// Pairs is an array of pairs of two scalar types, as Obsidian's Pull
+// arrays of tuples: Zip and Unzip convert, MapPairs, IxMapPairs,
+// EvensPairs and OddsPairs transform, and ComputePairs writes both halves
+// into shared memory with one barrier. CmpSwapByKey, with EvensPairs and
+// OddsPairs, makes sorting networks that move values with their keys.
+//
+// SeqScan, SeqScanExclusive and MapAccum (Haskell's mapAccumL) run in one
+// thread, as Push arrays of Thread level or through a Writer: the
+// per-thread programs of MapThreads.
+//
+// Matrix views an array as a row-major matrix, with its Rows, Cols and
+// Transpose; TilesOf cuts one into tiles (partial at the edges), which
+// MapTiles gives each to a block and ComputeTile puts in shared memory: a
+// tiled transpose is a line of each.
 //
 // One level of Sklansky's prefix sum reads:
 //
