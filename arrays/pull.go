@@ -166,11 +166,31 @@ func BinSplit[T dsl.Scalar](n int, f func(Pull[T]) Pull[T], a Pull[T]) Pull[T] {
 }
 
 // Fold combines the elements of a from left to right with f, starting from
-// init, sequentially in the thread t.
+// init, sequentially in the thread t (written out element by element for
+// a constant length up to UnrollLimit).
 func Fold[T, A dsl.Scalar](t *dsl.Thread, f func(acc dsl.Exp[A], x dsl.Exp[T]) dsl.Exp[A], init dsl.Exp[A], a Pull[T]) dsl.Exp[A] {
 	acc := dsl.Let(t, init)
-	t.For(a.n, func(t *dsl.Thread, i dsl.U32) { acc.Set(f(acc.Exp, a.ix(i))) })
+	seqFor(t, a.n, func(t *dsl.Thread, i dsl.U32) { acc.Set(f(acc.Exp, a.ix(i))) })
 	return acc.Exp
+}
+
+// UnrollLimit is the longest constant length for which a thread's
+// sequential work on an array (Fold, SeqScan, SeqScanExclusive, MapAccum,
+// ToPush and so Compute at Thread level) is written out element by element
+// instead of as a loop, so that the compiler keeps the elements in
+// registers: a thread's run of a tile, as fast kernels hold it.
+const UnrollLimit = 32
+
+// seqFor runs body for every i in [0, n) in order in the thread t: written
+// out for a constant n up to UnrollLimit, a loop otherwise.
+func seqFor(t *dsl.Thread, n dsl.U32, body func(t *dsl.Thread, i dsl.U32)) {
+	if c, ok := constLen(n); ok && c <= UnrollLimit {
+		for i := range c {
+			body(t, dsl.N(i))
+		}
+		return
+	}
+	t.For(n, body)
 }
 
 // constLen returns the length n when it is a constant.

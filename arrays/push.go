@@ -26,9 +26,14 @@ func (a Push[P, T]) Len() dsl.U32 { return a.n }
 func (a Push[P, T]) Run(p P, w Writer[T]) { a.run(p, w) }
 
 // ToPush turns a Pull array into a Push array at level P: one (virtual)
-// thread per element.
+// thread per element, or at Thread level the thread itself writing the
+// elements in order (written out for a constant length up to UnrollLimit).
 func ToPush[P dsl.Parallel, T dsl.Scalar](a Pull[T]) Push[P, T] {
 	return Push[P, T]{n: a.n, run: func(p P, w Writer[T]) {
+		if t, ok := any(p).(*dsl.Thread); ok {
+			seqFor(t, a.n, func(t *dsl.Thread, i dsl.U32) { w(t, i, a.ix(i)) })
+			return
+		}
 		p.ForAll(a.n, func(t *dsl.Thread, i dsl.U32) { w(t, i, a.ix(i)) })
 	}}
 }

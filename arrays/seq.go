@@ -63,7 +63,7 @@ func MapAccum[Acc, A, B dsl.Scalar](t *dsl.Thread, f func(acc dsl.Exp[Acc], x ds
 func mapAccum[Acc, A, B dsl.Scalar](t *dsl.Thread, f func(acc dsl.Exp[Acc], x dsl.Exp[A]) (dsl.Exp[Acc], dsl.Exp[B]),
 	init dsl.Exp[Acc], a Pull[A], w Writer[B]) dsl.Exp[Acc] {
 	acc := dsl.Let(t, init)
-	t.For(a.n, func(t *dsl.Thread, i dsl.U32) {
+	seqFor(t, a.n, func(t *dsl.Thread, i dsl.U32) {
 		x := dsl.Let(t, a.At(i))
 		next, out := f(acc.Exp, x.Exp)
 		// Both are computed from the accumulator before it changes.
