@@ -138,7 +138,7 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 			total = dsl.Let(t, s.op(total, x)).Exp
 		}
 		upTo := WarpScan(t, s.op, total, dsl.N(ir.WarpSize))
-		acc := dsl.Let(t, WarpScanExclusive(t, s.op, s.identity, total, dsl.N(ir.WarpSize)))
+		acc := dsl.Let(t, s.before(t, upTo))
 		for e, x := range xs {
 			if exclusive {
 				elems.Store(t, at.Add(dsl.N(uint32(e))), acc.Exp)
@@ -161,8 +161,9 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 	b.ForAllWarps(dsl.N(1), func(w *dsl.Warp, _ dsl.U32) {
 		w.ForAll(dsl.N(ir.WarpSize), func(t *dsl.Thread, lane dsl.U32) {
 			mine := dsl.Select(lane.Lt(dsl.N(devScanWarps)), warpTotals.At(lane.Min(dsl.N(devScanWarps-1))), s.identity)
-			warpsBefore := dsl.Let(t, WarpScanExclusive(t, s.op, s.identity, mine, dsl.N(devScanWarps)))
-			aggregate := dsl.Let(t, WarpReduce(t, s.op, mine, dsl.N(devScanWarps)))
+			upTo := WarpScan(t, s.op, mine, dsl.N(devScanWarps))
+			warpsBefore := dsl.Let(t, s.before(t, upTo))
+			aggregate := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, upTo, dsl.N(devScanWarps-1)))
 			t.If(lane.Eq(dsl.N(0)), func(t *dsl.Thread) {
 				flag := dsl.Select(tile.Eq(dsl.N(0)), dsl.N(statusInclusive), dsl.N(statusAggregate))
 				s.state.AtomicStore(t, tile.Add(dsl.N(1)), pack(flag, aggregate.Exp), dsl.Relaxed)
@@ -190,6 +191,13 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 			})
 		}
 	})
+}
+
+// before returns, in each lane, the exclusive scan of the warp from upTo,
+// its inclusive scan: identity in lane 0, lane l-1's upTo in lane l.
+func (s devScan[T]) before(t *dsl.Thread, upTo dsl.Exp[T]) dsl.Exp[T] {
+	below := dsl.Shuffle(t, dsl.ShuffleUp, upTo, dsl.N(1))
+	return dsl.Select(dsl.LaneIdx.Eq(dsl.N(0)), s.identity, below)
 }
 
 // lookBack returns, in every lane of the warp, the total of the tiles
