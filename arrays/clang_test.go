@@ -6,12 +6,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
 )
 
 // collectiveKernels are kernels that use every collective, on 32- and
-// 64-bit integers and floats.
+// 64-bit integers and floats, and the device scan of each 32-bit type.
 func collectiveKernels() []*dsl.Kernel {
 	return []*dsl.Kernel{
 		warpLaneKernel(u32Ops[5], 64, false), warpLaneKernel(u32Ops[4], 64, true),
@@ -20,6 +21,9 @@ func collectiveKernels() []*dsl.Kernel {
 		collectiveKernel(i64Ops[1], 128, atBlock), collectiveKernel(f32Ops[0], 32, atWarp),
 		tileKernel(u32Ops[0], 256, 1000, false), tileKernel(u32Ops[5], 128, 512, true),
 		searchKernel[uint32](), searchKernel[int64](), searchKernel[float32](),
+		arrays.DeviceScanKernel("deviceScanU32", dsl.U32.Add, dsl.N(0), true),
+		arrays.DeviceScanKernel("deviceScanF32", dsl.Exp[float32].Max, dsl.Lit(float32(-1e30)), false),
+		arrays.DeviceScanKernel("deviceScanI32", dsl.Exp[int32].Min, dsl.Lit(int32(1<<31-1)), false),
 	}
 }
 
