@@ -247,7 +247,9 @@ func pack[T dsl.Number](flag dsl.U32, x dsl.Exp[T]) dsl.Exp[uint64] {
 func flagOf(word dsl.Exp[uint64]) dsl.U32 { return dsl.Cast[uint32](word.Shr(dsl.Lit[uint64](32))) }
 
 // valueOf returns the value of a status word.
-func valueOf[T dsl.Number](word dsl.Exp[uint64]) dsl.Exp[T] { return fromBits[T](dsl.Cast[uint32](word)) }
+func valueOf[T dsl.Number](word dsl.Exp[uint64]) dsl.Exp[T] {
+	return fromBits[T](dsl.Cast[uint32](word))
+}
 
 // bitsOf returns the 32 bits of x, a 32-bit value.
 func bitsOf[T dsl.Number](x dsl.Exp[T]) dsl.U32 {
