@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
 )
 
 // collectiveKernels are kernels that use every collective, on 32- and
 // 64-bit integers and floats, the ballot collectives, Compute at every
-// level, and the pairs, tiles and sequential scans.
+// level, the pairs, tiles and sequential scans, and the device scan of
+// each 32-bit type.
 func collectiveKernels() []*dsl.Kernel {
 	return []*dsl.Kernel{
 		warpLaneKernel(u32Ops[5], 64, false), warpLaneKernel(u32Ops[4], 64, true),
@@ -25,6 +27,9 @@ func collectiveKernels() []*dsl.Kernel {
 		multisplitKernel(256, 8), tiledMultisplitKernel(1024, 3, 4096),
 		levelKernel(u32Ops[0], 64), levelKernel(u32Ops[1], 100), // local and per-warp shared arrays
 		tiledTransposeKernel(7, 13, 64), oddEvenSortKernel(16, 64), seqScanKernel(u32Ops[5], true, true), mapAccumKernel(1),
+		arrays.DeviceScanKernel("deviceScanU32", dsl.U32.Add, dsl.N(0), true),
+		arrays.DeviceScanKernel("deviceScanF32", dsl.Exp[float32].Max, dsl.Lit(float32(-1e30)), false),
+		arrays.DeviceScanKernel("deviceScanI32", dsl.Exp[int32].Min, dsl.Lit(int32(1<<31-1)), false),
 	}
 }
 

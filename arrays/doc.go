@@ -64,6 +64,11 @@
 // MapTiles gives each to a block and ComputeTile puts in shared memory: a
 // tiled transpose is a line of each.
 //
+// DeviceScanKernel is a whole kernel: the scan of an array of any length
+// by the grid in a single pass with decoupled look-back (CUB's
+// DeviceScan), built from these collectives and the atomic loads and
+// stores of dsl; package scan runs it.
+//
 // One level of Sklansky's prefix sum reads:
 //
 //	func fan(a arrays.Pull[uint32]) arrays.Pull[uint32] {

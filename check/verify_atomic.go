@@ -39,8 +39,19 @@ func (v *verifier) atomic(s *ir.Atomic) {
 		v.errorf(s.Pos, "atomic %v on %s, an array of %v: CUDA has atomic %v only for %v", s.Op, s.Array.Name,
 			elem, s.Op, types)
 	}
-	if t, ok := v.expr(s.Value, s.Pos); ok && t != elem {
-		v.errorf(s.Pos, "atomic %v of a %v value on %s, an array of %v", s.Op, t, s.Array.Name, elem)
+	if !ir.OrderAllowed(s.Op, s.Order) {
+		v.errorf(s.Pos, "atomic %v with memory ordering %v: a Load may be Relaxed or Acquire, a Store Relaxed "+
+			"or Release, any other atomic only Relaxed", s.Op, s.Order)
+	}
+	switch {
+	case s.Op == ir.AtomicLoad && s.Value != nil:
+		v.errorf(s.Pos, "atomic Load has a value to write; a Load only reads")
+	case s.Op == ir.AtomicStore && s.Result != nil:
+		v.errorf(s.Pos, "atomic Store has a result; a Store returns nothing")
+	case s.Op != ir.AtomicLoad:
+		if t, ok := v.expr(s.Value, s.Pos); ok && t != elem {
+			v.errorf(s.Pos, "atomic %v of a %v value on %s, an array of %v", s.Op, t, s.Array.Name, elem)
+		}
 	}
 	switch {
 	case s.Op == ir.AtomicCAS && s.Compare == nil:

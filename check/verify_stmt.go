@@ -48,6 +48,8 @@ func (v *verifier) stmt(s ir.Stmt) {
 		v.sync(s)
 	case *ir.Atomic:
 		v.atomic(s)
+	case *ir.Fence:
+		v.atLevel(s.Pos, ir.ThreadLevel, "a fence")
 	case *ir.Shuffle:
 		v.shuffle(s)
 	case *ir.Ballot:

@@ -93,8 +93,11 @@ func (c *cloner) stmt(s ir.Stmt) ir.Stmt {
 		n := *s
 		return &n
 	case *ir.Atomic:
-		return &ir.Atomic{Op: s.Op, Array: c.array(s.Array), Index: c.expr(s.Index), Value: c.expr(s.Value),
-			Compare: c.expr(s.Compare), Result: c.variable(s.Result), Pos: s.Pos}
+		return &ir.Atomic{Op: s.Op, Order: s.Order, Array: c.array(s.Array), Index: c.expr(s.Index),
+			Value: c.expr(s.Value), Compare: c.expr(s.Compare), Result: c.variable(s.Result), Pos: s.Pos}
+	case *ir.Fence:
+		n := *s
+		return &n
 	case *ir.Shuffle:
 		return &ir.Shuffle{Mode: s.Mode, Result: c.variable(s.Result), Value: c.expr(s.Value),
 			Lane: c.expr(s.Lane), Pos: s.Pos}

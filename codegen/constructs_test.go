@@ -18,6 +18,9 @@ func constructKernels() []*ir.Kernel {
 		if t.Size() >= 4 && t != ir.Bool {
 			ks = append(ks, atomicKernel(t))
 		}
+		if ir.AtomicSupported(ir.AtomicLoad, t) {
+			ks = append(ks, orderedKernel(t))
+		}
 		if t.IsNumeric() {
 			ks = append(ks, shuffleKernel(t))
 		}
@@ -89,6 +92,29 @@ func atomicKernel(t ir.Type) *ir.Kernel {
 		}
 	}
 	return kernel("atomic_"+t.String(), []*ir.Array{g}, []*ir.Array{s},
+		blocks(2, 9, forAll(ir.BlockThreads, i, u32(64), 10, body...)))
+}
+
+// orderedKernel makes atomic loads and stores of t in every ordering they
+// take, on global and shared arrays, with a fence between them.
+func orderedKernel(t ir.Type) *ir.Kernel {
+	g := global("g", t, ir.ReadWrite, 2)
+	s := shared("s", t, 64, 3)
+	i, r := v("i", ir.Uint32), v("r", t)
+	body := []ir.Stmt{decl(r, val(ir.Value{T: t}), 11)}
+	for _, a := range []*ir.Array{g, s} {
+		for o := ir.Relaxed; o <= ir.Release; o++ {
+			if ir.OrderAllowed(ir.AtomicLoad, o) {
+				body = append(body, &ir.Atomic{Op: ir.AtomicLoad, Order: o, Array: a, Index: i, Result: r, Pos: at(12)})
+			}
+			body = append(body, &ir.Fence{Pos: at(13)})
+			if ir.OrderAllowed(ir.AtomicStore, o) {
+				body = append(body, &ir.Atomic{Op: ir.AtomicStore, Order: o, Array: a,
+					Index: bin(ir.And, bin(ir.Add, i, u32(1)), u32(63)), Value: r, Pos: at(14)})
+			}
+		}
+	}
+	return kernel("ordered_"+t.String(), []*ir.Array{g}, []*ir.Array{s},
 		blocks(2, 9, forAll(ir.BlockThreads, i, u32(64), 10, body...)))
 }
 

@@ -347,6 +347,11 @@ func changesOfStmt(s ir.Stmt) changes {
 		if s.Result != nil {
 			ch.vars = []*ir.Var{s.Result}
 		}
+		// After an acquire, the thread may see other threads' writes to
+		// any array, as after a barrier.
+		ch.sync = s.Order == ir.Acquire
+	case *ir.Fence:
+		ch.sync = true
 	case *ir.Shuffle:
 		ch.vars = []*ir.Var{s.Result}
 	case *ir.Ballot:

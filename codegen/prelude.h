@@ -153,6 +153,9 @@ __OBS_SHUFFLE(__shfl_xor_sync, __nvvm_shfl_sync_bfly_i32, __nvvm_shfl_sync_bfly_
 
 __obs_fn unsigned int __ballot_sync(unsigned int m, bool p) { return __nvvm_vote_ballot_sync(m, p); }
 
+// Memory fence at GPU scope.
+__obs_fn void __threadfence() { __nvvm_membar_gl(); }
+
 // Atomics: the overloads CUDA provides for the operations and types the
 // printer emits (signed 64-bit forms go through unsigned long long casts).
 #define __OBS_ATOMIC(NAME, T, BUILTIN, U) \

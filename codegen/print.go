@@ -142,6 +142,8 @@ func (p *printer) stmt(s ir.Stmt) {
 		p.guarded(s.Array, index, guard, fmt.Sprintf("%s[%s] = %s;", s.Array.Name, index, expr(e[1])))
 	case *ir.Atomic:
 		p.atomic(s)
+	case *ir.Fence:
+		p.line("__threadfence();")
 	case *ir.If:
 		p.ifChain(s)
 	case *ir.For:
@@ -328,6 +330,11 @@ func helpers(k *ir.Kernel) []string {
 		}
 	}
 	ir.WalkStmts(k.Body, func(s ir.Stmt) bool {
+		if a, ok := s.(*ir.Atomic); ok {
+			if _, def, ok := orderedHelper(a); ok {
+				set[def] = true
+			}
+		}
 		for _, e := range ir.Exprs(s) {
 			ir.WalkExpr(e, visit)
 			ir.WalkExpr(e, func(e ir.Expr) {

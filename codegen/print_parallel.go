@@ -87,6 +87,9 @@ func (p *printer) strided(s *ir.ForAll) {
 // some 64-bit signed atomics only in their unsigned form: those go through
 // casts, which give the same bits.
 func (p *printer) atomic(s *ir.Atomic) {
+	if p.ordered(s) {
+		return
+	}
 	a := s.Array
 	exprs := []ir.Expr{s.Index, s.Value}
 	if s.Compare != nil {

@@ -33,7 +33,10 @@ func simplifyStmt(s ir.Stmt) []ir.Stmt {
 	case *ir.Store:
 		s.Index, s.Value = simplifyExpr(s.Index), simplifyExpr(s.Value)
 	case *ir.Atomic:
-		s.Index, s.Value = simplifyExpr(s.Index), simplifyExpr(s.Value)
+		s.Index = simplifyExpr(s.Index)
+		if s.Value != nil { // a Load has none
+			s.Value = simplifyExpr(s.Value)
+		}
 		if s.Compare != nil {
 			s.Compare = simplifyExpr(s.Compare)
 		}

@@ -104,6 +104,50 @@ func (a Array[T]) CAS(t *Thread, i U32, cmp, v Exp[T]) Exp[T] {
 	return a.fetch(t, &ir.Atomic{Op: ir.AtomicCAS, Array: a.a, Index: i.IR(), Value: v.IR(), Compare: cmp.IR()})
 }
 
+// MemOrder is the memory ordering of an atomic load or store, at GPU scope
+// (see ir.MemOrder).
+type MemOrder = ir.MemOrder
+
+// The memory orderings.
+const (
+	Relaxed = ir.Relaxed // atomic, ordering nothing else
+	Acquire = ir.Acquire // for AtomicLoad: later accesses stay after it
+	Release = ir.Release // for AtomicStore: earlier accesses stay before it
+)
+
+// AtomicLoad reads element i atomically with ordering order, Relaxed or
+// Acquire, and returns it: an access that synchronises threads, which the
+// evaluator never reports as a race, and which always sees the latest
+// value written. It is how a thread waits for another block, in a loop
+// that reads a flag that block sets with AtomicStore: a loop that reads
+// with AtomicLoad and waits for what no block ever writes is reported by
+// the evaluator instead of running forever. The array must be writable
+// (an Output or InOut, or shared): an Input never changes.
+func (a Array[T]) AtomicLoad(t *Thread, i U32, order MemOrder) Exp[T] {
+	return a.fetch(t, &ir.Atomic{Op: ir.AtomicLoad, Order: order, Array: a.a, Index: i.IR()})
+}
+
+// AtomicStore writes v at element i atomically with ordering order,
+// Relaxed or Release (see AtomicLoad). A store to a global array at or
+// past its length writes nothing.
+func (a Array[T]) AtomicStore(t *Thread, i U32, v Exp[T], order MemOrder) {
+	pos := callerPos()
+	if s := a.open(t, "AtomicStore", pos); s != nil {
+		s.add(&ir.Atomic{Op: ir.AtomicStore, Order: order, Array: a.a, Index: i.IR(), Value: v.IR(), Pos: pos})
+	}
+}
+
+// Fence orders the thread's memory accesses: those before it happen before
+// those after it for every thread of the launch (__threadfence()). A Relaxed
+// AtomicStore after a Fence publishes what the thread wrote before it, as
+// a Release store does; a Fence after a Relaxed AtomicLoad acquires.
+func Fence(t *Thread) {
+	pos := callerPos()
+	if s := open(t, "Fence", pos); s != nil {
+		s.add(&ir.Fence{Pos: pos})
+	}
+}
+
 func (a Array[T]) fetch(t *Thread, st *ir.Atomic) Exp[T] {
 	pos := callerPos()
 	op := "Atomic" + st.Op.String()

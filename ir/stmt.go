@@ -177,22 +177,24 @@ type AtomicOp uint8
 
 // The atomic operations, with CUDA's semantics.
 const (
-	AtomicAdd  AtomicOp = iota + 1
-	AtomicSub           // int32, uint32
-	AtomicInc           // uint32: old >= Value ? 0 : old+1
-	AtomicDec           // uint32: old == 0 || old > Value ? Value : old-1
-	AtomicMin           // integers
-	AtomicMax           // integers
-	AtomicAnd           // integers
-	AtomicOr            // integers
-	AtomicXor           // integers
-	AtomicExch          // swap in Value
-	AtomicCAS           // old == Compare ? Value : old
+	AtomicAdd   AtomicOp = iota + 1
+	AtomicSub            // int32, uint32
+	AtomicInc            // uint32: old >= Value ? 0 : old+1
+	AtomicDec            // uint32: old == 0 || old > Value ? Value : old-1
+	AtomicMin            // integers
+	AtomicMax            // integers
+	AtomicAnd            // integers
+	AtomicOr             // integers
+	AtomicXor            // integers
+	AtomicExch           // swap in Value
+	AtomicCAS            // old == Compare ? Value : old
+	AtomicLoad           // reads the element (no Value): old
+	AtomicStore          // writes Value, returning nothing
 )
 
 var atomicNames = [...]string{AtomicAdd: "Add", AtomicSub: "Sub", AtomicInc: "Inc", AtomicDec: "Dec",
 	AtomicMin: "Min", AtomicMax: "Max", AtomicAnd: "And", AtomicOr: "Or", AtomicXor: "Xor",
-	AtomicExch: "Exch", AtomicCAS: "CAS"}
+	AtomicExch: "Exch", AtomicCAS: "CAS", AtomicLoad: "Load", AtomicStore: "Store"}
 
 // String returns the operation's name.
 func (op AtomicOp) String() string {
@@ -203,15 +205,54 @@ func (op AtomicOp) String() string {
 }
 
 // Atomic performs Op on Array[Index] atomically. Result, when not nil, is a
-// declared variable that receives the old value. Compare is used by CAS only.
+// declared variable that receives the old value (for Load, the value read;
+// Store has none). Value is nil for Load; Compare is used by CAS only.
+//
+// Order is the access's memory ordering at GPU scope (see MemOrder): a
+// Load may be Acquire, a Store Release; every other atomic is Relaxed.
 type Atomic struct {
 	Op      AtomicOp
+	Order   MemOrder
 	Array   *Array
 	Index   Expr
 	Value   Expr
 	Compare Expr
 	Result  *Var
 	Pos     Pos
+}
+
+// MemOrder is the memory ordering of an atomic access, at GPU scope (all
+// the threads of the launch), as in the PTX memory model.
+type MemOrder uint8
+
+// The memory orderings.
+const (
+	// Relaxed: the access is atomic and orders nothing else (CUDA's
+	// atomic functions; ld.relaxed.gpu, st.relaxed.gpu).
+	Relaxed MemOrder = iota
+	// Acquire, for a Load: the thread's later accesses happen after it, so
+	// that a thread that reads a value a Release store wrote sees every
+	// write made before that store (ld.acquire.gpu).
+	Acquire
+	// Release, for a Store: the thread's earlier accesses happen before it
+	// (st.release.gpu).
+	Release
+)
+
+var memOrderNames = [...]string{Relaxed: "Relaxed", Acquire: "Acquire", Release: "Release"}
+
+// String returns the ordering's name.
+func (o MemOrder) String() string {
+	if int(o) < len(memOrderNames) {
+		return memOrderNames[o]
+	}
+	return fmt.Sprintf("MemOrder(%d)", uint8(o))
+}
+
+// Fence orders the thread's memory accesses before it before those after
+// it, for every thread of the launch (__threadfence()).
+type Fence struct {
+	Pos Pos
 }
 
 // ShuffleMode selects a warp shuffle.
@@ -283,6 +324,9 @@ func (s *Sync) Position() Pos { return s.Pos }
 func (s *Atomic) Position() Pos { return s.Pos }
 
 // Position implements Stmt.
+func (s *Fence) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
 func (s *Shuffle) Position() Pos { return s.Pos }
 
 // Position implements Stmt.
@@ -297,5 +341,6 @@ func (*While) isStmt()   {}
 func (*ForAll) isStmt()  {}
 func (*Sync) isStmt()    {}
 func (*Atomic) isStmt()  {}
+func (*Fence) isStmt()   {}
 func (*Shuffle) isStmt() {}
 func (*Ballot) isStmt()  {}

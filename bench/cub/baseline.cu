@@ -14,7 +14,9 @@
 //   thrust_sort      thrust::sort in place (its own temporary allocation and
 //                    final synchronisation included, as a Thrust user gets it);
 //   cub_sort_unique  cub radix sort over [0, b) then cub::DeviceSelect::Unique,
-//                    giving the sorted distinct keys and their count.
+//                    giving the sorted distinct keys and their count;
+//   cub_scan         cub::DeviceScan::ExclusiveSum of the keys (uint32, modulo
+//                    2^32), beside which the library's single-pass scan is timed.
 //
 // Distributions (uint32 keys):
 //   Tx      x = 4..24: uniform keys in [0, 2^x), b = x;
@@ -48,6 +50,7 @@
 //   -n may be given several times; without it N = 2^20, 2^21, ..., 2^25.
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -330,6 +333,22 @@ static void bench_distribution(Buffers &buf, const Distribution &dist, uint64_t 
   });
   check_result("memcpy", dist, n, buf.out, keys, host);
   print_row(n, dist, "memcpy", t, runs);
+
+  std::vector<uint32_t> sums(n);
+  uint32_t acc = 0;
+  for (int i = 0; i < n; ++i) {
+    sums[i] = acc;
+    acc += keys[i];
+  }
+  CHECK(cub::DeviceScan::ExclusiveSum(nullptr, need, buf.keys, buf.out, n));
+  buf.reserve(need);
+  buf.poison();
+  t = time_runs(runs, nothing, [&] {
+    size_t temp_bytes = buf.temp_bytes;
+    CHECK(cub::DeviceScan::ExclusiveSum(buf.temp, temp_bytes, buf.keys, buf.out, n));
+  });
+  check_result("cub_scan", dist, n, buf.out, sums, host);
+  print_row(n, dist, "cub_scan", t, runs);
 
   const int radix_bits[2] = {32, bits};
   const char *radix_names[2] = {"cub_radix_full", "cub_radix_bits"};

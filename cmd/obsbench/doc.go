@@ -1,5 +1,6 @@
-// Command obsbench times the library's counting sort and occurrence sort on
-// a GPU beside CUB and Thrust, and draws the comparison.
+// Command obsbench times the library's counting sort, occurrence sort and
+// device-wide scan on a GPU beside CUB and Thrust, and draws the
+// comparison.
 //
 // Usage:
 //
@@ -13,7 +14,9 @@
 // copies them to GPU 0 once and times, with events on the default stream,
 // Sorter.CountingSort (obs_counting) and Sorter.OccurrenceSort
 // (obs_occurrence) told the distribution's range: [0, 2^x) for Tx, [0, N)
-// for sorted and unique. Each method runs 3 untimed warm-ups, then R timed
+// for sorted and unique, and scan.ExclusiveSum's single pass (obs_scan,
+// the uint32 sums of the keys, beside the baseline's cub_scan,
+// cub::DeviceScan::ExclusiveSum, and memcpy, the copy of the keys). Each method runs 3 untimed warm-ups, then R timed
 // runs (at least 15); the median, minimum and maximum are kept. The first
 // run's result, written into an output filled with 0xFFFFFFFF, is checked
 // element by element against slices.Sort (and slices.Compact for the
@@ -28,7 +31,8 @@
 //
 //	bench.csv     n,dist,method,median_ms,min_ms,max_ms,runs: ours and the baseline's rows
 //	sort_<N>.svg  per N, the median time of every method across the distributions
-//	table.md      for the largest N, our medians and ours / CUB per distribution
+//	table.md      for the largest N, our medians and ours / CUB per distribution,
+//	              the sorts' and the scan's (with memcpy, the floor)
 //
 // and prints the table on standard output; progress goes to standard
 // error. -charts-only redraws the charts and the table from DIR/bench.csv,

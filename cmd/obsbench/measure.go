@@ -7,7 +7,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/scan"
 	"github.com/obsidian-go/obsidian/sorts"
 )
 
@@ -19,52 +21,77 @@ const warmups = 3
 // baseline.
 const minRuns = 15
 
-// method is one of the library's sorts as the benchmark runs it.
+// method is one of the library's sorts or scans as the benchmark runs it.
 type method struct {
 	name string
-	// sort sorts keys, all in [0, hi), into out and returns how many
-	// elements at the front of out hold the result.
-	sort func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error)
-	// want returns the expected result, given the keys sorted.
-	want func(sorted []uint32) []uint32
+	// sort sorts (or scans) keys, all in [0, hi), into out and returns how
+	// many elements at the front of out hold the result.
+	sort func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error)
+	// want returns the expected result, given the keys and the keys
+	// sorted.
+	want func(keys, sorted []uint32) []uint32
 }
+
+// sortedKeys and distinctKeys are the wants of the sorts.
+func sortedKeys(_, sorted []uint32) []uint32   { return sorted }
+func distinctKeys(_, sorted []uint32) []uint32 { return distinctOf(sorted) }
 
 // ourMethods are the library's sorts the benchmark times.
 var ourMethods = []method{
 	{
 		name: obsCounting,
-		sort: func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-			return keys.Len(), s.CountingSort(out, keys, 0, hi)
+		sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
+			return keys.Len(), b.sorter.CountingSort(out, keys, 0, hi)
 		},
-		want: func(sorted []uint32) []uint32 { return sorted },
+		want: sortedKeys,
 	},
 	{
 		name: obsOccurrence,
-		sort: func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-			return s.OccurrenceSort(out, keys, 0, hi)
+		sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
+			return b.sorter.OccurrenceSort(out, keys, 0, hi)
 		},
-		want: distinctOf,
+		want: distinctKeys,
 	},
 	{
 		name: obsCountingPaper,
-		sort: func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-			return keys.Len(), s.PaperCountingSort(out, keys, 0, hi)
+		sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
+			return keys.Len(), b.sorter.PaperCountingSort(out, keys, 0, hi)
 		},
-		want: func(sorted []uint32) []uint32 { return sorted },
+		want: sortedKeys,
 	},
 	{
 		name: obsOccurrencePaper,
-		sort: func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-			return s.PaperOccurrenceSort(out, keys, 0, hi)
+		sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
+			return b.sorter.PaperOccurrenceSort(out, keys, 0, hi)
 		},
-		want: distinctOf,
+		want: distinctKeys,
 	},
+	{
+		name: obsScan,
+		sort: func(b *bench, out, keys *runtime.Buffer[uint32], _ uint32) (int, error) {
+			return keys.Len(), b.scanner.Run(keys, out)
+		},
+		want: exclusiveSum,
+	},
+}
+
+// exclusiveSum is the want of the scan: the exclusive prefix sums of the
+// keys, modulo 2^32.
+func exclusiveSum(keys, _ []uint32) []uint32 {
+	out := make([]uint32, len(keys))
+	acc := uint32(0)
+	for i, k := range keys {
+		out[i] = acc
+		acc += k
+	}
+	return out
 }
 
 // bench times methods on one device, checking each one's result once.
 type bench struct {
 	dev         runtime.Device
 	sorter      *sorts.Sorter
+	scanner     *scan.Scan[uint32]
 	start, stop runtime.Event
 	dists       []distribution
 	methods     []method
@@ -81,7 +108,10 @@ func newBench(dev runtime.Device, runs int, seed uint64, progress io.Writer) (*b
 		return nil, err
 	}
 	b := &bench{dev: dev, sorter: s, dists: distributions(), methods: ourMethods, runs: runs, seed: seed, progress: progress, began: time.Now()}
-	if b.start, err = dev.NewEvent(); err == nil {
+	if b.scanner, err = scan.New(dev, dsl.U32.Add, 0, scan.Exclusive); err == nil {
+		b.start, err = dev.NewEvent()
+	}
+	if err == nil {
 		b.stop, err = dev.NewEvent()
 	}
 	if err != nil {
@@ -91,9 +121,12 @@ func newBench(dev runtime.Device, runs int, seed uint64, progress io.Writer) (*b
 	return b, nil
 }
 
-// close frees the sorter's buffers and the events.
+// close frees the sorter's and the scan's buffers and the events.
 func (b *bench) close() error {
 	err := b.sorter.Close()
+	if b.scanner != nil {
+		err = errors.Join(err, b.scanner.Close())
+	}
 	for _, e := range []runtime.Event{b.start, b.stop} {
 		if e != nil {
 			err = errors.Join(err, e.Close())
@@ -150,7 +183,7 @@ func (b *bench) measureDist(d distribution, keys, out *runtime.Buffer[uint32]) (
 	var rows []row
 	line := fmt.Sprintf("[%7.1fs] n=%d dist=%s:", time.Since(b.began).Seconds(), n, d.name)
 	for _, m := range b.methods {
-		r, err := b.timeMethod(m, d, keys, out, m.want(sorted))
+		r, err := b.timeMethod(m, d, keys, out, m.want(host, sorted))
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +230,7 @@ func (b *bench) timeOnce(m method, keys, out *runtime.Buffer[uint32], hi uint32)
 	if err := b.start.Record(nil); err != nil {
 		return 0, 0, err
 	}
-	count, err := m.sort(b.sorter, out, keys, hi)
+	count, err := m.sort(b, out, keys, hi)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/runtime"
-	"github.com/obsidian-go/obsidian/sorts"
 )
 
 // cpuOptions measures on the CPU evaluator a few small distributions (the
@@ -88,25 +87,25 @@ func TestWrongResultIsAnError(t *testing.T) {
 	for _, m := range []method{
 		{
 			name: "drops_one",
-			sort: func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-				return keys.Len() - 1, s.CountingSort(out, keys, 0, hi)
+			sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
+				return keys.Len() - 1, b.sorter.CountingSort(out, keys, 0, hi)
 			},
-			want: func(sorted []uint32) []uint32 { return sorted },
+			want: sortedKeys,
 		},
 		{
 			name: "writes_nothing",
-			sort: func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
+			sort: func(_ *bench, _, keys *runtime.Buffer[uint32], _ uint32) (int, error) {
 				return keys.Len(), nil
 			},
-			want: func(sorted []uint32) []uint32 { return sorted },
+			want: sortedKeys,
 		},
 		{
 			name: "miscounts",
-			sort: func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-				n, err := s.OccurrenceSort(out, keys, 0, hi)
+			sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
+				n, err := b.sorter.OccurrenceSort(out, keys, 0, hi)
 				return n + 1, err
 			},
-			want: distinctOf,
+			want: distinctKeys,
 		},
 	} {
 		b.methods = []method{m}

@@ -27,11 +27,14 @@ const (
 	thrustSort         = "thrust_sort"
 	cubSortUnique      = "cub_sort_unique"
 	memcpyMethod       = "memcpy"
+	// The exclusive scan of the keys (uint32 sums), and CUB's.
+	obsScan = "obs_scan"
+	cubScan = "cub_scan"
 )
 
 // methodOrder is the order of the methods in the CSV, the charts' legends
 // and their colours.
-var methodOrder = []string{obsCounting, obsOccurrence, obsCountingPaper, obsOccurrencePaper, cubRadixBits, cubRadixFull, thrustSort, cubSortUnique, memcpyMethod}
+var methodOrder = []string{obsCounting, obsOccurrence, obsCountingPaper, obsOccurrencePaper, cubRadixBits, cubRadixFull, thrustSort, cubSortUnique, obsScan, cubScan, memcpyMethod}
 
 // row is one measurement: a method sorting n keys of one distribution,
 // timed over runs runs.

@@ -43,7 +43,29 @@ func table(rows []row) (string, error) {
 		}
 		b.WriteString("\n")
 	}
+	scanTable(&b, rows, n)
 	return b.String(), nil
+}
+
+// scanTable writes, when n has scan rows, the comparison of our exclusive
+// scan with CUB's and with the copy of the keys, the floor of anything
+// that reads and writes every key.
+func scanTable(b *strings.Builder, rows []row, n int) {
+	dists := namesOf(rows, n, rowDist, distOrder())
+	has := slices.ContainsFunc(rows, func(r row) bool { return r.n == n && (r.method == obsScan || r.method == cubScan) })
+	if !has {
+		return
+	}
+	fmt.Fprintf(b, "\nExclusive scan (uint32 sums, modulo 2^32) of %s keys: median milliseconds; ratio = ours / CUB; "+
+		"memcpy copies the keys (the floor).\n\n", sizeName(n))
+	fmt.Fprintf(b, "| keys | %s (ms) | %s (ms) | ratio | %s (ms) |\n|---|---:|---:|---:|---:|\n", obsScan, cubScan, memcpyMethod)
+	for _, dist := range dists {
+		ours, okOurs := lookup(rows, n, dist, obsScan)
+		theirs, okTheirs := lookup(rows, n, dist, cubScan)
+		floor, okFloor := lookup(rows, n, dist, memcpyMethod)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", dist, millis(ours, okOurs), millis(theirs, okTheirs),
+			ratio(ours, okOurs, theirs, okTheirs), millis(floor, okFloor))
+	}
 }
 
 // missing stands for a measurement a table or chart does not have.

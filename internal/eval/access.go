@@ -139,7 +139,7 @@ func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, f
 	a := m.warpAccess(mem, atomicAccess, false, site)
 	var h heldLock
 	defer h.free()
-	done := uint32(0)
+	done, changed := uint32(0), false
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
 		l := bits.TrailingZeros32(mask)
 		i, ok := inBounds(mem, t, idx[l])
@@ -157,8 +157,12 @@ func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, f
 			}
 		} else {
 			old[l] = m.global(&h, mem, i, &a, fn, val[l], cmp[l])
+			changed = changed || fn(old[l], val[l], cmp[l]) != old[l]
 		}
 		done |= 1 << l
+	}
+	if changed {
+		m.changedGlobal()
 	}
 	return done
 }

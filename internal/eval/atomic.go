@@ -15,7 +15,9 @@ func atomicOp(op ir.AtomicOp, t ir.Type) (atomicFn, bool) {
 		return nil, false
 	}
 	switch op {
-	case ir.AtomicExch:
+	case ir.AtomicLoad:
+		return func(old, _, _ uint64) uint64 { return old }, true
+	case ir.AtomicExch, ir.AtomicStore:
 		return func(_, v, _ uint64) uint64 { return v }, true
 	case ir.AtomicCAS:
 		return func(old, v, cmp uint64) uint64 {
@@ -101,7 +103,13 @@ type globalAtomic struct {
 func (c *compiler) atomic(s *ir.Atomic, sc *scope) stmtFn {
 	mi, okMem := c.writable(s.Array, sc)
 	index, ti, okIndex := c.indexExpr(s.Index, sc)
-	value, tv := c.expr(s.Value, sc)
+	value, tv := func(*machine, *vec) {}, ir.NoType
+	switch {
+	case s.Op != ir.AtomicLoad:
+		value, tv = c.expr(s.Value, sc)
+	case okMem:
+		tv = s.Array.Elem // a Load has no operand
+	}
 	compare, tc := func(*machine, *vec) {}, ir.NoType
 	if s.Op == ir.AtomicCAS {
 		compare, tc = c.expr(s.Compare, sc)

@@ -20,6 +20,8 @@ type program struct {
 	usesWarps    bool        // the kernel has BlockWarps or WarpLanes
 	// globalAtomics lists the atomic statements on global memory.
 	globalAtomics []globalAtomic
+	// waits says the kernel has a wait loop (see wait.go).
+	waits bool
 }
 
 // paramSlot is where a kernel parameter lives: a memory or a uniform slot.

@@ -121,6 +121,7 @@ type machine struct {
 	intervals   *intervalTable // global memory's records of the current interval
 
 	steps    int // not yet added to the run's count
+	wait     waitState
 	stop     bool
 	findings []finding
 	seq      int // problems found in the current block

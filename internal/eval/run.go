@@ -27,6 +27,11 @@ type run struct {
 	next    atomic.Int64 // the next block to hand out
 	stop    atomic.Int64 // blocks after this one need not run
 	steps   atomic.Int64
+	// running counts the workers running a block, stalled those of them
+	// stalled in a wait loop, changes the atomics that changed global
+	// memory (see wait.go).
+	running, stalled atomic.Int32
+	changes          atomic.Int64
 
 	mu     gosync.Mutex
 	cancel error
@@ -130,8 +135,12 @@ func (m *machine) launch() error {
 // inOrder reports whether the launch's blocks must run one after the other,
 // in order, for its result not to depend on the order they run in: when an
 // atomic's effect depends on the order (see familyOf), or atomics of two
-// families update one region.
+// families update one region. A kernel that waits for other blocks (see
+// wait.go) orders its blocks itself and never runs in order.
 func (m *machine) inOrder() bool {
+	if m.prog.waits {
+		return false
+	}
 	families := map[*region]atomicFamily{}
 	for _, a := range m.prog.globalAtomics {
 		if a.family == orderDependent {
@@ -221,6 +230,8 @@ func (m *machine) runBlock(b int) {
 		m.uniform[p.slot], m.uniformDef[p.slot] = p.bits, true
 	}
 	clear(m.smem)
+	m.run.running.Add(1)
+	defer m.run.running.Add(-1)
 	m.nextBody()
 	m.nextEpoch()
 	m.prog.body(m)

@@ -89,6 +89,10 @@ func (c *compiler) stmt(s ir.Stmt, outer *scope) stmtFn {
 			sc.pos = s.Pos
 			return c.ballot(s, &sc)
 		}
+	case *ir.Fence:
+		if s != nil {
+			return func(*machine) {} // every access is sequentially consistent here
+		}
 	}
 	c.errorf(sc.pos, "missing or unknown statement %T", s)
 	return nil
@@ -309,11 +313,15 @@ func (c *compiler) while(s *ir.While, sc *scope) stmtFn {
 	if !ok {
 		return nil
 	}
-	pos, warpOps := sc.pos, !sc.uniform() && hasWarpOp(s.Body)
+	pos, warpOps, waiting := sc.pos, !sc.uniform() && hasWarpOp(s.Body), waits(s)
+	c.prog.waits = c.prog.waits || waiting
 	return func(m *machine) {
 		saved := m.mask
 		cv := m.scratch()
 		defer m.release(1)
+		if waiting {
+			defer m.endWait()
+		}
 		for n := 0; ; n++ {
 			if cond(m, cv); m.stop {
 				break
@@ -326,6 +334,9 @@ func (c *compiler) while(s *ir.While, sc *scope) stmtFn {
 			}
 			if n == maxLoopSteps {
 				m.report(true, pos, "loop", "loop does not terminate (more than %d iterations)", maxLoopSteps)
+				break
+			}
+			if waiting && n%stepBatch == stepBatch-1 && !m.stillWaiting(pos) {
 				break
 			}
 			if !m.step(pos) {

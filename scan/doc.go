@@ -1,0 +1,19 @@
+// Package scan runs device-wide prefix scans on a runtime.Device: one
+// launch of arrays.DeviceScanKernel, a single pass with decoupled
+// look-back that reads every element once and writes it once.
+//
+// A Scan is built once for an operator and a kind of scan, and run on as
+// many buffers as needed; it keeps the scratch state (a tile counter and
+// one status word per tile), which it zeroes before every run and grows
+// when a longer input needs more. ExclusiveSum and InclusiveSum are the
+// usual uint32 sums, on a Scan of their own per call.
+//
+//	dev := runtime.CPU() // or runtime.Open(0)
+//	s, err := scan.New(dev, dsl.U32.Add, 0, scan.Exclusive)
+//	...
+//	err = s.Run(in, out) // out[i] = in[0] + ... + in[i-1]
+//
+// Inputs of any length from 0 to 2^32-1 elements are scanned; a longer one,
+// an out buffer of another length, or buffers of another device are
+// errors, as is a state given to RunWithState that is too small.
+package scan

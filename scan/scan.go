@@ -1,0 +1,185 @@
+package scan
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// Kind says which scan a Scan computes.
+type Kind uint8
+
+// The kinds of scan.
+const (
+	// Inclusive: out[i] = in[0] op ... op in[i].
+	Inclusive Kind = iota + 1
+	// Exclusive: out[i] = identity op in[0] op ... op in[i-1].
+	Exclusive
+)
+
+// String returns the kind's name.
+func (k Kind) String() string {
+	switch k {
+	case Inclusive:
+		return "inclusive"
+	case Exclusive:
+		return "exclusive"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// MaxLen is the longest input a Scan takes: array lengths are 32-bit.
+const MaxLen = math.MaxUint32
+
+// Element is an element type a Scan takes: 32 bits, which a status word
+// holds beside its flag.
+type Element interface{ int32 | uint32 | float32 }
+
+// ErrTooLong is the error of an input longer than MaxLen.
+var ErrTooLong = errors.New("scan: input longer than 2^32-1 elements")
+
+// ErrLengthMismatch is the error of an out buffer whose length is not the
+// input's.
+var ErrLengthMismatch = errors.New("scan: out and in have different lengths")
+
+// ErrStateTooSmall is the error of a state buffer with fewer words than
+// StateLen asks for.
+var ErrStateTooSmall = errors.New("scan: state buffer too small")
+
+// Scan is a device-wide scan under one operator, loaded on one device.
+type Scan[T Element] struct {
+	dev   runtime.Device
+	fn    runtime.Function
+	kind  Kind
+	state *runtime.Buffer[uint64] // grown as needed
+}
+
+// New loads, on dev, the scan of kind under op, an associative operator
+// (need not be commutative) whose identity is identity.
+func New[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind Kind) (*Scan[T], error) {
+	if dev == nil {
+		return nil, errors.New("scan: New on a nil device")
+	}
+	if kind != Inclusive && kind != Exclusive {
+		return nil, fmt.Errorf("scan: unknown kind %v: want Inclusive or Exclusive", kind)
+	}
+	if op == nil {
+		return nil, errors.New("scan: New with a nil operator: give a function such as dsl.U32.Add")
+	}
+	name := fmt.Sprintf("deviceScan%s_%v", kind, dsl.TypeOf[T]())
+	k, err := arrays.DeviceScanKernel(name, op, dsl.Lit(identity), kind == Exclusive).Build()
+	if err != nil {
+		return nil, err
+	}
+	fn, err := dev.Load(k)
+	if err != nil {
+		return nil, err
+	}
+	return &Scan[T]{dev: dev, fn: fn, kind: kind}, nil
+}
+
+// StateLen returns the number of uint64 words of state a scan of n
+// elements needs (see RunWithState), or an error for n past MaxLen.
+func StateLen(n int) (int, error) {
+	if n < 0 || uint64(n) > MaxLen {
+		return 0, fmt.Errorf("%w: %d elements", ErrTooLong, n)
+	}
+	return int(arrays.DeviceScanStateLen(uint32(n))), nil
+}
+
+// Run writes the scan of in to out, which must have in's length (out may
+// be in). The state it needs is the Scan's own: do not Run one Scan from
+// several goroutines at once.
+func (s *Scan[T]) Run(in, out *runtime.Buffer[T]) error {
+	words, err := s.check(in, out)
+	if err != nil || words == 0 {
+		return err
+	}
+	if s.state == nil || s.state.Len() < words {
+		if s.state != nil {
+			if err := s.state.Free(); err != nil {
+				return err
+			}
+			s.state = nil
+		}
+		st, err := runtime.Alloc[uint64](s.dev, words)
+		if err != nil {
+			return fmt.Errorf("scan: state of %d words: %w", words, err)
+		}
+		s.state = st
+	}
+	return s.RunWithState(in, out, s.state)
+}
+
+// RunWithState is Run with the state in state, at least StateLen(in.Len())
+// words, which it zeroes first.
+func (s *Scan[T]) RunWithState(in, out *runtime.Buffer[T], state *runtime.Buffer[uint64]) error {
+	words, err := s.check(in, out)
+	if err != nil || words == 0 {
+		return err
+	}
+	if state == nil {
+		return fmt.Errorf("%w: nil, want %d words", ErrStateTooSmall, words)
+	}
+	if state.Len() < words {
+		return fmt.Errorf("%w: %d words, want %d for %d elements", ErrStateTooSmall, state.Len(), words, in.Len())
+	}
+	st := state.View(0, words)
+	if err := st.Fill(0); err != nil {
+		return err
+	}
+	return s.dev.Launch(s.fn, runtime.LaunchConfig{Blocks: words - 1}, in, out, st)
+}
+
+// Close frees the Scan's state.
+func (s *Scan[T]) Close() error {
+	if s.state == nil {
+		return nil
+	}
+	err := s.state.Free()
+	s.state = nil
+	return err
+}
+
+// check returns the state words a scan of in into out needs (0 for an
+// empty input, which needs no launch), or why it cannot run.
+func (s *Scan[T]) check(in, out *runtime.Buffer[T]) (int, error) {
+	switch {
+	case in == nil || out == nil:
+		return 0, errors.New("scan: nil in or out buffer")
+	case in.Len() != out.Len():
+		return 0, fmt.Errorf("%w: in has %d elements, out %d", ErrLengthMismatch, in.Len(), out.Len())
+	case in.Device() != s.dev || out.Device() != s.dev:
+		return 0, fmt.Errorf("scan: buffers of device %s given to a scan loaded on %s", in.Device().Name(), s.dev.Name())
+	}
+	words, err := StateLen(in.Len())
+	if err != nil || in.Len() == 0 {
+		return 0, err
+	}
+	return words, nil
+}
+
+// ExclusiveSum writes to out the exclusive prefix sums of in (modulo 2^32):
+// out[i] = in[0] + ... + in[i-1], out[0] = 0.
+func ExclusiveSum(dev runtime.Device, in, out *runtime.Buffer[uint32]) error {
+	return sum(dev, in, out, Exclusive)
+}
+
+// InclusiveSum writes to out the inclusive prefix sums of in (modulo
+// 2^32): out[i] = in[0] + ... + in[i].
+func InclusiveSum(dev runtime.Device, in, out *runtime.Buffer[uint32]) error {
+	return sum(dev, in, out, Inclusive)
+}
+
+func sum(dev runtime.Device, in, out *runtime.Buffer[uint32], kind Kind) error {
+	s, err := New(dev, dsl.U32.Add, 0, kind)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Run(in, out)
+}

@@ -1,0 +1,3 @@
+package scan_test
+
+import _ "github.com/obsidian-go/obsidian/internal/golden"
