@@ -44,8 +44,8 @@ func padded(i dsl.U32) dsl.U32 { return i.Add(dsl.WarpOf(i)) }
 
 // rowLoad returns element j*scanThreads + tid of the tile at first in a,
 // or 0 past its end.
-func rowLoad(a dsl.Array[uint32], first, tid dsl.U32, j int) dsl.U32 {
-	ix := first.Add(dsl.N(uint32(j * scanThreads))).Add(tid)
+func rowLoad(a dsl.Array[uint32], first, tid, j dsl.U32) dsl.U32 {
+	ix := first.Add(j.Mul(dsl.N(scanThreads))).Add(tid)
 	return dsl.Select(ix.Lt(a.Len()), a.At(ix), dsl.N(0))
 }
 
@@ -62,11 +62,8 @@ func TileTotalsKernel() *dsl.Kernel {
 			first := dsl.Let(b, tile.Mul(dsl.N(ScanTile)))
 			warps := arrays.NewWarpTotals(b, dsl.U32.Add)
 			b.ForAll(dsl.N(scanThreads), func(t *dsl.Thread, tid dsl.U32) {
-				sum := rowLoad(in, first.Exp, tid, 0)
-				for j := 1; j < scanPerThread; j++ {
-					sum = sum.Add(rowLoad(in, first.Exp, tid, j))
-				}
-				warps.Scan(t, tid, dsl.Let(t, sum).Exp)
+				rows := arrays.Generate(dsl.N(scanPerThread), func(j dsl.U32) dsl.U32 { return rowLoad(in, first.Exp, tid, j) })
+				warps.Scan(t, tid, arrays.Fold(t, dsl.U32.Add, dsl.N(0), rows))
 			})
 			b.Sync()
 			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { totals.Store(t, tile, warps.Total()) })
@@ -94,7 +91,7 @@ func TileScanKernel() *dsl.Kernel {
 			b.ForAll(dsl.N(scanThreads), func(t *dsl.Thread, tid dsl.U32) {
 				at := dsl.Let(t, padded(tid))
 				for j := range scanPerThread {
-					tileSh.Store(t, at.Add(dsl.N(uint32(j*scanRowStride))), rowLoad(in, first.Exp, tid, j))
+					tileSh.Store(t, at.Add(dsl.N(uint32(j*scanRowStride))), rowLoad(in, first.Exp, tid, dsl.N(uint32(j))))
 				}
 			})
 			b.Sync()
@@ -102,18 +99,12 @@ func TileScanKernel() *dsl.Kernel {
 			// total of the lanes before it in its warp.
 			b.ForAll(dsl.N(scanThreads), func(t *dsl.Thread, tid dsl.U32) {
 				at := dsl.Let(t, padded(tid.Mul(dsl.N(scanPerThread))))
-				xs := make([]dsl.U32, scanPerThread)
-				total := dsl.N(0)
-				for e := range xs {
-					xs[e] = dsl.Let(t, tileSh.At(at.Add(dsl.N(uint32(e))))).Exp
-					total = total.Add(xs[e])
-				}
-				mine := dsl.Let(t, total)
-				run := dsl.Let(t, warps.Scan(t, tid, mine.Exp).Sub(mine.Exp))
-				for e, x := range xs {
-					run.Set(run.Add(x))
-					tileSh.Store(t, at.Add(dsl.N(uint32(e))), run.Exp)
-				}
+				run := arrays.Compute(t, arrays.Generate(dsl.N(scanPerThread), func(e dsl.U32) dsl.U32 { return tileSh.At(at.Add(e)) }))
+				mine := dsl.Let(t, arrays.Fold(t, dsl.U32.Add, dsl.N(0), run))
+				before := dsl.Let(t, warps.Scan(t, tid, mine.Exp).Sub(mine.Exp))
+				// The thread's running sum from the total of the threads before it.
+				arrays.MapAccum(t, func(acc, x dsl.U32) (dsl.U32, dsl.U32) { sum := acc.Add(x); return sum, sum }, before.Exp, run,
+					func(t *dsl.Thread, e dsl.U32, v dsl.U32) { tileSh.Store(t, at.Add(e), v) })
 			})
 			b.Sync()
 			// Rows out: a warp's elements are scanRowsPerWarp rows, so row j

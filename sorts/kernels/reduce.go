@@ -27,17 +27,16 @@ func RangeKernel() *dsl.Kernel {
 		g.ForAllBlocks(blocks, func(b *dsl.Block, bid dsl.U32) {
 			mins, maxs := arrays.NewWarpTotals(b, dsl.U32.Min), arrays.NewWarpTotals(b, dsl.U32.Max)
 			b.ForAll(dsl.N(rangeThreads), func(t *dsl.Thread, i dsl.U32) {
-				lo, hi := dsl.Let(t, dsl.Lit(^uint32(0))), dsl.Let(t, dsl.N(0))
-				t.For(dsl.N(rangePerThread), func(t *dsl.Thread, j dsl.U32) {
-					ix := dsl.Let(t, bid.Mul(dsl.N(per)).Add(j.Mul(dsl.N(rangeThreads))).Add(i))
-					t.If(ix.Lt(keys.Len()), func(t *dsl.Thread) {
-						key := dsl.Let(t, keys.At(ix.Exp))
-						lo.Set(lo.Min(key.Exp))
-						hi.Set(hi.Max(key.Exp))
+				// The thread's keys, j*rangeThreads + i of the block's, with
+				// pad past the end.
+				mine := func(pad uint32) arrays.Pull[uint32] {
+					return arrays.Generate(dsl.N(rangePerThread), func(j dsl.U32) dsl.U32 {
+						ix := bid.Mul(dsl.N(per)).Add(j.Mul(dsl.N(rangeThreads))).Add(i)
+						return dsl.Select(ix.Lt(keys.Len()), keys.At(ix), dsl.Lit(pad))
 					})
-				})
-				mins.Scan(t, i, lo.Exp)
-				maxs.Scan(t, i, hi.Exp)
+				}
+				mins.Scan(t, i, arrays.Fold(t, dsl.U32.Min, dsl.Lit(^uint32(0)), mine(^uint32(0))))
+				maxs.Scan(t, i, arrays.Fold(t, dsl.U32.Max, dsl.N(0), mine(0)))
 			})
 			b.Sync()
 			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {

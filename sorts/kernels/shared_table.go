@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"github.com/obsidian-go/obsidian/arrays"
 
 	"github.com/obsidian-go/obsidian/dsl"
 )
@@ -127,11 +128,8 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 			})
 			b.Sync()
 			b.ForAll(used.Exp, func(t *dsl.Thread, i dsl.U32) {
-				v := sh.At(i)
-				for c := 1; c < shape.Copies; c++ {
-					v = kind.combine(v, sh.At(used.Mul(dsl.N(uint32(c))).Add(i)))
-				}
-				cell := dsl.Let(t, v)
+				copies := arrays.Generate(dsl.N(uint32(shape.Copies)), func(c dsl.U32) dsl.U32 { return sh.At(used.Mul(c).Add(i)) })
+				cell := dsl.Let(t, arrays.Fold(t, kind.combine, dsl.N(0), copies))
 				t.If(cell.Ne(dsl.N(0)), func(t *dsl.Thread) { kind.merge(t, table, base.Add(i), cell.Exp) })
 			})
 		})
