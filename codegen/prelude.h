@@ -153,6 +153,15 @@ __OBS_SHUFFLE(__shfl_xor_sync, __nvvm_shfl_sync_bfly_i32, __nvvm_shfl_sync_bfly_
 
 __obs_fn unsigned int __ballot_sync(unsigned int m, bool p) { return __nvvm_vote_ballot_sync(m, p); }
 
+// Warp match (sm_70 and later) of 32 and 64-bit integers; the printer
+// passes floats as their bits.
+__obs_fn unsigned int __match_any_sync(unsigned int m, unsigned int v) { return __nvvm_match_any_sync_i32(m, v); }
+__obs_fn unsigned int __match_any_sync(unsigned int m, int v) { return __nvvm_match_any_sync_i32(m, v); }
+__obs_fn unsigned int __match_any_sync(unsigned int m, unsigned long long v) {
+  return __nvvm_match_any_sync_i64(m, v);
+}
+__obs_fn unsigned int __match_any_sync(unsigned int m, long long v) { return __nvvm_match_any_sync_i64(m, v); }
+
 // Atomics: the overloads CUDA provides for the operations and types the
 // printer emits (signed 64-bit forms go through unsigned long long casts).
 #define __OBS_ATOMIC(NAME, T, BUILTIN, U) \

@@ -89,6 +89,11 @@ func (c *compiler) stmt(s ir.Stmt, outer *scope) stmtFn {
 			sc.pos = s.Pos
 			return c.ballot(s, &sc)
 		}
+	case *ir.MatchAny:
+		if s != nil {
+			sc.pos = s.Pos
+			return c.matchAny(s, &sc)
+		}
 	}
 	c.errorf(sc.pos, "missing or unknown statement %T", s)
 	return nil
