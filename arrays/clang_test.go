@@ -11,7 +11,7 @@ import (
 )
 
 // collectiveKernels are kernels that use every collective, on 32- and
-// 64-bit integers and floats.
+// 64-bit integers and floats, and the warp aggregations.
 func collectiveKernels() []*dsl.Kernel {
 	return []*dsl.Kernel{
 		warpLaneKernel(u32Ops[5], 64, false), warpLaneKernel(u32Ops[4], 64, true),
@@ -20,6 +20,9 @@ func collectiveKernels() []*dsl.Kernel {
 		collectiveKernel(i64Ops[1], 128, atBlock), collectiveKernel(f32Ops[0], 32, atWarp),
 		tileKernel(u32Ops[0], 256, 1000, false), tileKernel(u32Ops[5], 128, 512, true),
 		searchKernel[uint32](), searchKernel[int64](), searchKernel[float32](),
+		aggregateKernel[uint32](u32Ops[5], false), aggregateKernel[uint32](u32Ops[5], true),
+		aggregateKernel[int64](i64Ops[0], false), aggregateKernel[uint8](u32Ops[0], false),
+		matchKernel[int32](), matchKernel[uint64](),
 	}
 }
 
