@@ -127,6 +127,65 @@ func badInputs() []badInput {
 				arrays.WriteTo(b, in, arrays.ToPush[*dsl.Block](arrays.FromArray(in))) // bad: store to an input through WriteTo
 			})
 		}, "store to array input, an input of the kernel"},
+		{"WarpAggregate with a nil operator", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					leader, total := arrays.WarpAggregate(t, nilOp, in.At(i), dsl.N(1), dsl.N(32)) // bad: WarpAggregate with a nil operator
+					t.If(leader, func(t *dsl.Thread) { out.Store(t, i, total) })
+				})
+			})
+		}, "WarpAggregate of a nil operator (Op)"},
+		{"WarpAggregateRuns with a nil operator", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					leader, total := arrays.WarpAggregateRuns(t, nilOp, in.At(i), dsl.N(1), dsl.N(32)) // bad: WarpAggregateRuns with a nil operator
+					t.If(leader, func(t *dsl.Thread) { out.Store(t, i, total) })
+				})
+			})
+		}, "WarpAggregateRuns of a nil operator (Op)"},
+		{"WarpAggregate with a zero key", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var key dsl.I64
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					leader, total := arrays.WarpAggregate(t, dsl.U32.Add, key, in.At(i), dsl.N(32)) // bad: WarpAggregate with a zero key
+					t.If(leader, func(t *dsl.Thread) { out.Store(t, i, total) })
+				})
+			})
+		}, "use of a zero Exp"},
+		{"WarpAggregateRuns with a zero value", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var x dsl.U32
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					leader, total := arrays.WarpAggregateRuns(t, dsl.U32.Max, in.At(i), x, dsl.N(32)) // bad: WarpAggregateRuns with a zero value
+					t.If(leader, func(t *dsl.Thread) { out.Store(t, i, total) })
+				})
+			})
+		}, "use of a zero Exp"},
+		{"WarpAggregate in a ForAll of part of the warps", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(in.Len(), func(t *dsl.Thread, i dsl.U32) {
+					leader, total := arrays.WarpAggregate(t, dsl.U32.Add, in.At(i), dsl.N(1), dsl.N(32)) // bad: WarpAggregate in a ForAll of part of the warps
+					t.If(leader, func(t *dsl.Thread) { out.Store(t, i, total) })
+				})
+			})
+		}, "a match needs all 32 lanes of a warp: it must be in a WarpLanes ForAll of a count that is a multiple of 32"},
+		{"WarpAggregateRuns under a condition of the lane", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					t.If(i.Lt(in.Len()), func(t *dsl.Thread) {
+						leader, total := arrays.WarpAggregateRuns(t, dsl.U32.Add, in.At(i), dsl.N(1), dsl.N(32)) // bad: WarpAggregateRuns under a condition of the lane
+						t.If(leader, func(t *dsl.Thread) { out.Store(t, i, total) })
+					})
+				})
+			})
+		}, "a shuffle needs all 32 lanes of a warp, but here it is under an if or a loop whose condition may differ"},
+		{"MatchAny of a uint16 through the DSL", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, dsl.MatchAny(t, dsl.Cast[uint16](in.At(i)))) // bad: MatchAny of a uint16 through the DSL
+				})
+			})
+		}, "match of a uint16 value; MatchAny compares 32 and 64-bit integers and floats"},
 		{"Search with a nil predicate", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {

@@ -13,8 +13,8 @@ import (
 
 // collectiveKernels are kernels that use every collective, on 32- and
 // 64-bit integers and floats, the ballot collectives, Compute at every
-// level, the pairs, tiles and sequential scans, and the device scan of
-// each 32-bit type.
+// level, the pairs, tiles and sequential scans, the device scan of each
+// 32-bit type and the warp aggregations.
 func collectiveKernels() []*dsl.Kernel {
 	return []*dsl.Kernel{
 		warpLaneKernel(u32Ops[5], 64, false), warpLaneKernel(u32Ops[4], 64, true),
@@ -30,6 +30,9 @@ func collectiveKernels() []*dsl.Kernel {
 		arrays.DeviceScanKernel("deviceScanU32", dsl.U32.Add, dsl.N(0), true),
 		arrays.DeviceScanKernel("deviceScanF32", dsl.Exp[float32].Max, dsl.Lit(float32(-1e30)), false),
 		arrays.DeviceScanKernel("deviceScanI32", dsl.Exp[int32].Min, dsl.Lit(int32(1<<31-1)), false),
+		aggregateKernel[uint32](u32Ops[5], false), aggregateKernel[uint32](u32Ops[5], true),
+		aggregateKernel[int64](i64Ops[0], false), aggregateKernel[uint8](u32Ops[0], false),
+		matchKernel[int32](), matchKernel[uint64](),
 	}
 }
 

@@ -69,6 +69,15 @@
 // DeviceScan), built from these collectives and the atomic loads and
 // stores of dsl; package scan runs it.
 //
+// The warp aggregations combine the values of the lanes of a warp that
+// hold equal keys, in lane order, and make the lowest lane of each key its
+// leader, holding the total: WarpAggregate for keys in any order (with
+// dsl.MatchAny and a log-depth reduction among each key's lanes),
+// WarpAggregateRuns for keys sorted within the warp (runs of equal keys,
+// a segmented reduction of five shuffles, cheaper). With op Add and value
+// 1 they count, so that a histogram makes one atomic per distinct key of
+// a warp instead of one per key.
+//
 // One level of Sklansky's prefix sum reads:
 //
 //	func fan(a arrays.Pull[uint32]) arrays.Pull[uint32] {

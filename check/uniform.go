@@ -102,6 +102,8 @@ func (w *dependenceWalk) body(body []ir.Stmt) {
 			w.set(s.Result, shuffleVariance(s, of))
 		case *ir.Ballot:
 			w.set(s.Result, perWarp)
+		case *ir.MatchAny:
+			w.set(s.Result, matchVariance(of(s.Value)))
 		case *ir.If:
 			w.in(of(s.Cond), s.Then)
 			w.in(of(s.Cond), s.Else)
@@ -134,6 +136,15 @@ func shuffleVariance(s *ir.Shuffle, of func(ir.Expr) variance) variance {
 		return perWarp
 	}
 	return perThread
+}
+
+// matchVariance is the variance of a match's result given its value's: a
+// value the same in every lane of the warp matches the whole warp.
+func matchVariance(value variance) variance {
+	if value == perThread {
+		return perThread
+	}
+	return perWarp
 }
 
 // forAllVariance is the variance of a ForAll's index.

@@ -54,6 +54,8 @@ func (v *verifier) stmt(s ir.Stmt) {
 		v.shuffle(s)
 	case *ir.Ballot:
 		v.ballot(s)
+	case *ir.MatchAny:
+		v.matchAny(s)
 	default:
 		v.errorf(s.Position(), "unknown statement %T", s)
 	}
@@ -328,7 +330,21 @@ func (v *verifier) ballot(s *ir.Ballot) {
 	v.wholeWarp(s.Pos, "ballot")
 }
 
-// wholeWarp checks that every lane of the warp reaches a shuffle or ballot.
+func (v *verifier) matchAny(s *ir.MatchAny) {
+	v.atLevel(s.Pos, ir.ThreadLevel, "a match")
+	if t, ok := v.expr(s.Value, s.Pos); ok && !ir.Matchable(t) {
+		v.errorf(s.Pos, "match of a %v value; MatchAny compares 32 and 64-bit integers and floats", t)
+	}
+	if s.Result == nil {
+		v.errorf(s.Pos, "match has no result variable")
+	} else {
+		v.result(s.Result, ir.Uint32, s.Pos, "match")
+	}
+	v.wholeWarp(s.Pos, "match")
+}
+
+// wholeWarp checks that every lane of the warp reaches a shuffle, ballot or
+// match.
 func (v *verifier) wholeWarp(pos ir.Pos, what string) {
 	w := v.warp
 	switch {

@@ -103,6 +103,8 @@ func (c *cloner) stmt(s ir.Stmt) ir.Stmt {
 			Lane: c.expr(s.Lane), Pos: s.Pos}
 	case *ir.Ballot:
 		return &ir.Ballot{Result: c.variable(s.Result), Pred: c.expr(s.Pred), Pos: s.Pos}
+	case *ir.MatchAny:
+		return &ir.MatchAny{Result: c.variable(s.Result), Value: c.expr(s.Value), Pos: s.Pos}
 	}
 	return s
 }

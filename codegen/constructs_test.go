@@ -118,7 +118,8 @@ func orderedKernel(t ir.Type) *ir.Kernel {
 		blocks(2, 9, forAll(ir.BlockThreads, i, u32(64), 10, body...)))
 }
 
-// shuffleKernel shuffles a t value in every mode, and takes a ballot.
+// shuffleKernel shuffles a t value in every mode, takes a ballot and,
+// where t is 32 or 64 bits wide, matches it.
 func shuffleKernel(t ir.Type) *ir.Kernel {
 	in, out := global("in", t, ir.Input, 2), global("out", t, ir.Output, 3)
 	mask := global("mask", ir.Uint32, ir.Output, 4)
@@ -128,8 +129,11 @@ func shuffleKernel(t ir.Type) *ir.Kernel {
 		body = append(body, &ir.Shuffle{Mode: mode, Result: x, Value: x, Lane: u32(uint64(mode)), Pos: at(12)})
 	}
 	body = append(body,
-		&ir.Ballot{Result: m, Pred: bin(ir.Gt, x, val(ir.Value{T: t})), Pos: at(13)},
-		store(out, i, x, 14), store(mask, i, m, 15))
+		&ir.Ballot{Result: m, Pred: bin(ir.Gt, x, val(ir.Value{T: t})), Pos: at(13)})
+	if ir.Matchable(t) {
+		body = append(body, &ir.MatchAny{Result: m, Value: x, Pos: at(13)})
+	}
+	body = append(body, store(out, i, x, 14), store(mask, i, m, 15))
 	return kernel("shuffle_"+t.String(), []*ir.Array{in, out, mask}, nil,
 		blocks(2, 9, forAll(ir.BlockThreads, i, u32(256), 10, body...)))
 }

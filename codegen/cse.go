@@ -117,6 +117,8 @@ func exprFields(s ir.Stmt) []*ir.Expr {
 		return []*ir.Expr{&s.Value, &s.Lane}
 	case *ir.Ballot:
 		return []*ir.Expr{&s.Pred}
+	case *ir.MatchAny:
+		return []*ir.Expr{&s.Value}
 	}
 	return nil
 }
@@ -355,6 +357,8 @@ func changesOfStmt(s ir.Stmt) changes {
 	case *ir.Shuffle:
 		ch.vars = []*ir.Var{s.Result}
 	case *ir.Ballot:
+		ch.vars = []*ir.Var{s.Result}
+	case *ir.MatchAny:
 		ch.vars = []*ir.Var{s.Result}
 	case *ir.Sync:
 		ch.sync = true

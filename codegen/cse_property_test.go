@@ -139,6 +139,8 @@ func values(s ir.Stmt) []*ir.Expr {
 		fs = append(fs, &s.Value)
 	case *ir.Ballot:
 		fs = append(fs, &s.Pred)
+	case *ir.MatchAny:
+		fs = append(fs, &s.Value)
 	}
 	return fs
 }

@@ -56,6 +56,8 @@ func declared(s ir.Stmt) []*ir.Var {
 		vs = append(vs, s.Result)
 	case *ir.Ballot:
 		vs = append(vs, s.Result)
+	case *ir.MatchAny:
+		vs = append(vs, s.Result)
 	}
 	return vs
 }

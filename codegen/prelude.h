@@ -156,6 +156,15 @@ __obs_fn unsigned int __ballot_sync(unsigned int m, bool p) { return __nvvm_vote
 // Memory fence at GPU scope.
 __obs_fn void __threadfence() { __nvvm_membar_gl(); }
 
+// Warp match (sm_70 and later) of 32 and 64-bit integers; the printer
+// passes floats as their bits.
+__obs_fn unsigned int __match_any_sync(unsigned int m, unsigned int v) { return __nvvm_match_any_sync_i32(m, v); }
+__obs_fn unsigned int __match_any_sync(unsigned int m, int v) { return __nvvm_match_any_sync_i32(m, v); }
+__obs_fn unsigned int __match_any_sync(unsigned int m, unsigned long long v) {
+  return __nvvm_match_any_sync_i64(m, v);
+}
+__obs_fn unsigned int __match_any_sync(unsigned int m, long long v) { return __nvvm_match_any_sync_i64(m, v); }
+
 // Atomics: the overloads CUDA provides for the operations and types the
 // printer emits (signed 64-bit forms go through unsigned long long casts).
 #define __OBS_ATOMIC(NAME, T, BUILTIN, U) \

@@ -187,8 +187,20 @@ func (p *printer) stmt(s ir.Stmt) {
 		p.forget(func(v *ir.Var) bool { return v == s.Result })
 		e := p.prepare([]ir.Expr{s.Pred})
 		p.line("%s = __ballot_sync(0xffffffffu, %s);", s.Result.Name, expr(e[0]))
+	case *ir.MatchAny:
+		p.forget(func(v *ir.Var) bool { return v == s.Result })
+		e := p.prepare([]ir.Expr{s.Value})
+		value := expr(e[0])
+		if bits, ok := floatBits[s.Value.Type()]; ok { // floats match by their bits
+			value = bits + "(" + value + ")"
+		}
+		p.line("%s = __match_any_sync(0xffffffffu, %s);", s.Result.Name, value)
 	}
 }
+
+// floatBits names the function that gives a float's bits, which
+// __match_any_sync compares.
+var floatBits = map[ir.Type]string{ir.Float32: "__float_as_uint", ir.Float64: "__double_as_longlong"}
 
 var shuffleFunction = map[ir.ShuffleMode]string{
 	ir.ShuffleIdx:  "__shfl_sync",
@@ -278,7 +290,7 @@ func (p *printer) ifChain(s *ir.If) {
 }
 
 // assignedVars returns the variables body assigns: by Assign, or as the
-// result of an atomic, a shuffle or a ballot.
+// result of an atomic, a shuffle, a ballot or a match.
 func assignedVars(body []ir.Stmt) map[*ir.Var]bool {
 	vars := map[*ir.Var]bool{}
 	ir.WalkStmts(body, func(s ir.Stmt) bool {
@@ -292,6 +304,8 @@ func assignedVars(body []ir.Stmt) map[*ir.Var]bool {
 		case *ir.Shuffle:
 			vars[s.Result] = true
 		case *ir.Ballot:
+			vars[s.Result] = true
+		case *ir.MatchAny:
 			vars[s.Result] = true
 		}
 		return true

@@ -129,7 +129,12 @@ func TestPrintShufflesAndBallot(t *testing.T) {
 		"x = __shfl_up_sync(0xffffffffu, x, 2u);",
 		"x = __shfl_down_sync(0xffffffffu, x, 3u);",
 		"x = __shfl_xor_sync(0xffffffffu, x, 4u);",
-		"m = __ballot_sync(0xffffffffu, x > 0.0);")
+		"m = __ballot_sync(0xffffffffu, x > 0.0);",
+		"m = __match_any_sync(0xffffffffu, __double_as_longlong(x));")
+	src, _ = mustCUDA(t, shuffleKernel(ir.Float32))
+	contains(t, src, "m = __match_any_sync(0xffffffffu, __float_as_uint(x));")
+	src, _ = mustCUDA(t, shuffleKernel(ir.Int64))
+	contains(t, src, "m = __match_any_sync(0xffffffffu, x);")
 }
 
 func TestPrintSharedArraysAtTheirOffsets(t *testing.T) {

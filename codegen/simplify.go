@@ -44,6 +44,8 @@ func simplifyStmt(s ir.Stmt) []ir.Stmt {
 		s.Value, s.Lane = simplifyExpr(s.Value), simplifyExpr(s.Lane)
 	case *ir.Ballot:
 		s.Pred = simplifyExpr(s.Pred)
+	case *ir.MatchAny:
+		s.Value = simplifyExpr(s.Value)
 	case *ir.If:
 		s.Cond = simplifyExpr(s.Cond)
 		s.Then, s.Else = simplifyBody(s.Then), simplifyBody(s.Else)

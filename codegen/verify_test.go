@@ -229,6 +229,34 @@ func TestVerifyErrors(t *testing.T) {
 					Then: []ir.Stmt{&ir.Ballot{Result: r, Pred: val(ir.BoolValue(true)), Pos: at(20)}}}}
 			})
 		}, 20, "a ballot needs all 32 lanes of a warp, but here it is under an if"},
+		{"match under an if", func() *ir.Kernel {
+			r := v("r", ir.Uint32)
+			return threadBody(func(i *ir.Var, in, out, rw, sh *ir.Array) []ir.Stmt {
+				return []ir.Stmt{decl(r, u32(0), 19), &ir.If{Cond: bin(ir.Lt, i, u32(3)), Pos: at(19),
+					Then: []ir.Stmt{&ir.MatchAny{Result: r, Value: i, Pos: at(20)}}}}
+			})
+		}, 20, "a match needs all 32 lanes of a warp, but here it is under an if"},
+		{"match of a bool", func() *ir.Kernel {
+			r := v("r", ir.Uint32)
+			return threadBody(func(i *ir.Var, in, out, rw, sh *ir.Array) []ir.Stmt {
+				return []ir.Stmt{decl(r, u32(0), 19),
+					&ir.MatchAny{Result: r, Value: bin(ir.Lt, i, u32(3)), Pos: at(20)}}
+			})
+		}, 20, "match of a bool value; MatchAny compares 32 and 64-bit integers and floats"},
+		{"match of a uint16", func() *ir.Kernel {
+			r := v("r", ir.Uint32)
+			return threadBody(func(i *ir.Var, in, out, rw, sh *ir.Array) []ir.Stmt {
+				return []ir.Stmt{decl(r, u32(0), 19),
+					&ir.MatchAny{Result: r, Value: &ir.Convert{To: ir.Uint16, X: i}, Pos: at(20)}}
+			})
+		}, 20, "match of a uint16 value"},
+		{"match into a uint64", func() *ir.Kernel {
+			r := v("r", ir.Uint64)
+			return threadBody(func(i *ir.Var, in, out, rw, sh *ir.Array) []ir.Stmt {
+				return []ir.Stmt{decl(r, val(ir.UintValue(ir.Uint64, 0)), 19),
+					&ir.MatchAny{Result: r, Value: i, Pos: at(20)}}
+			})
+		}, 20, "match result variable r has type uint64; it must be uint32"},
 		{"shared memory over the limit", func() *ir.Kernel {
 			big := shared("big", ir.Float64, 30*1024, 20) // unused arrays overlap
 			return kernel("k", nil, []*ir.Array{shared("small", ir.Uint32, 4, 19), big})
@@ -309,6 +337,7 @@ func TestVerifyNeverPanics(t *testing.T) {
 		nil,
 		{Name: "k", Threads: 32, Body: []ir.Stmt{nil, &ir.Decl{Pos: at(2)}, &ir.Store{Pos: at(3)},
 			&ir.ForAll{Pos: at(4)}, &ir.Atomic{Pos: at(5)}, &ir.Shuffle{Pos: at(6)}, &ir.Ballot{Pos: at(7)},
+			&ir.MatchAny{Pos: at(11)},
 			&ir.If{Pos: at(8)}, &ir.For{Pos: at(9)}, &ir.Assign{Pos: at(10)}}},
 		{Name: "k", Threads: 32, Params: []ir.Param{{}}, Shared: []*ir.Array{nil}},
 	}

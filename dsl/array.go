@@ -265,3 +265,20 @@ func Ballot(t *Thread, pred Bool) U32 {
 	s.add(&ir.Ballot{Result: r, Pred: pred.IR(), Pos: pos})
 	return U32{e: r}
 }
+
+// MatchAny returns the mask of the lanes of the warp whose v equals this
+// lane's: CUDA's __match_any_sync (sm_70 and later). v is a 32 or 64-bit
+// integer, or a float compared by its bits (so -0 and +0 differ and a NaN
+// matches the NaNs of its bits); another type is an error at the line
+// that calls it. All 32 lanes of the warp must take part.
+func MatchAny[T Number](t *Thread, v Exp[T]) U32 {
+	pos := callerPos()
+	s := open(t, "MatchAny", pos)
+	if s == nil {
+		return invalid[uint32]("use of the result of a MatchAny that failed")
+	}
+	r := s.k.newVar("peers", ir.Uint32)
+	s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: ir.Uint32}}, Pos: pos})
+	s.add(&ir.MatchAny{Result: r, Value: v.IR(), Pos: pos})
+	return U32{e: r}
+}

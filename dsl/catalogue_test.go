@@ -382,6 +382,34 @@ func badInputs() []badInput {
 				out.Store(t, i, dsl.Ballot(nilThread, i.Lt(dsl.N(3)))) // bad: Ballot with a nil thread
 			}))
 		}, "Ballot on a nil builder (*dsl.Thread)"},
+		{"MatchAny with a nil thread", func() error {
+			return built(gridThreads("nilThread", func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32]) {
+				out.Store(t, i, dsl.MatchAny(nilThread, i)) // bad: MatchAny with a nil thread
+			}))
+		}, "MatchAny on a nil builder (*dsl.Thread)"},
+		{"MatchAny of a uint16", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				out.Store(t, i, dsl.MatchAny(t, dsl.Cast[uint16](in.At(i)))) // bad: MatchAny of a uint16
+			})
+		}, "match of a uint16 value; MatchAny compares 32 and 64-bit integers and floats"},
+		{"MatchAny of an int8", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				out.Store(t, i, dsl.MatchAny(t, dsl.Cast[int8](in.At(i)))) // bad: MatchAny of an int8
+			})
+		}, "match of a int8 value"},
+		{"MatchAny of a zero Exp", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				var zero dsl.I64
+				out.Store(t, i, dsl.MatchAny(t, zero)) // bad: MatchAny of a zero Exp
+			})
+		}, "use of a zero Exp"},
+		{"MatchAny under an if of the lane", func() error {
+			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				t.If(i.Lt(dsl.N(7)), func(t *dsl.Thread) {
+					out.Store(t, i, dsl.MatchAny(t, in.At(i))) // bad: MatchAny under an if of the lane
+				})
+			})
+		}, "a match needs all 32 lanes of a warp, but here it is under an if or a loop whose condition may differ"},
 		{"shuffle under an if on a value of another lane", func() error {
 			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				neighbour := dsl.Shuffle(t, dsl.ShuffleIdx, in.At(i), i.Xor(dsl.N(1))) // differs between lanes

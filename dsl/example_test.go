@@ -118,6 +118,25 @@ func ExampleBallot() {
 	// Output: [0x80000009] <nil>
 }
 
+// MatchAny gives every lane the mask of the lanes holding the same value.
+func ExampleMatchAny() {
+	k := dsl.NewKernel("peers", 32)
+	in := dsl.Input[uint32](k, "in")
+	masks := dsl.Output[uint32](k, "masks")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			b.ForAll(dsl.N(32), func(t *dsl.Thread, lane dsl.U32) {
+				masks.Store(t, lane, dsl.MatchAny(t, in.At(lane)))
+			})
+		})
+	})
+	xs := make([]uint32, 32) // lanes 4 to 31 hold 0
+	xs[0], xs[1], xs[2], xs[3] = 7, 5, 7, 5
+	got, err := runOnCPU(k, xs, 32)
+	fmt.Printf("%#x %v\n", got[:5], err)
+	// Output: [0x5 0xa 0x5 0xa 0xfffffff0] <nil>
+}
+
 // Any gives every lane of a warp the same answer, so the whole warp takes
 // the branch, and the branch may shuffle: in a warp holding a zero, every
 // lane takes its neighbour's value.

@@ -361,7 +361,11 @@ func (p *fuzzProgram) thread(t *dsl.Thread, i dsl.U32) {
 		case 11:
 			p.out.Store(t, i, dsl.Shuffle(t, dsl.ShuffleMode(1+p.pick(4)), p.u32(1), dsl.N(uint32(p.pick(40)))))
 		case 12:
-			p.out.Store(t, i, dsl.Ballot(t, p.boolean(1)))
+			if p.pick(2) == 0 {
+				p.out.Store(t, i, dsl.Ballot(t, p.boolean(1)))
+			} else {
+				p.out.Store(t, i, dsl.MatchAny(t, p.u32(1)))
+			}
 		case 13:
 			p.misuse()
 		}

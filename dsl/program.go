@@ -253,10 +253,10 @@ func (*Thread) nest(s *scope) *Thread { return &Thread{s} }
 
 // If runs then when c holds. When c is provably the same in every lane of
 // the warp (it depends on no lane's index: a Ballot's result, Any, All, a
-// Shuffle from one lane, WarpIdx, ...), the whole warp takes the branch,
-// so that then may shuffle and ballot; the evaluator checks that the lanes
-// of a warp agree on such a condition. The same holds for IfElse, For and
-// While.
+// Shuffle from one lane, the MatchAny of such a value, WarpIdx, ...), the
+// whole warp takes the branch, so that then may shuffle, ballot and match;
+// the evaluator checks that the lanes of a warp agree on such a
+// condition. The same holds for IfElse, For and While.
 func (t *Thread) If(c Bool, then func(*Thread)) { ifStmt(t, c, then) }
 
 // IfElse runs then when c holds, and els otherwise.

@@ -195,6 +195,8 @@ func Exprs(s Stmt) []Expr {
 		add(s.Value, s.Lane)
 	case *Ballot:
 		add(s.Pred)
+	case *MatchAny:
+		add(s.Value)
 	}
 	return es
 }

@@ -296,6 +296,20 @@ type Ballot struct {
 	Pos    Pos
 }
 
+// MatchAny sets Result (uint32) to the mask of the lanes of the warp whose
+// Value has the same bits as this lane's, all 32 lanes taking part
+// (CUDA's __match_any_sync, sm_70 and later). Value is a 32 or 64-bit
+// integer or float; floats are compared by their bits.
+type MatchAny struct {
+	Result *Var
+	Value  Expr
+	Pos    Pos
+}
+
+// Matchable reports whether MatchAny compares values of type t: the 32
+// and 64-bit integers and floats, the types __match_any_sync takes.
+func Matchable(t Type) bool { return t.IsNumeric() && t.Size() >= 4 }
+
 // Position implements Stmt.
 func (s *Decl) Position() Pos { return s.Pos }
 
@@ -332,15 +346,19 @@ func (s *Shuffle) Position() Pos { return s.Pos }
 // Position implements Stmt.
 func (s *Ballot) Position() Pos { return s.Pos }
 
-func (*Decl) isStmt()    {}
-func (*Assign) isStmt()  {}
-func (*Store) isStmt()   {}
-func (*If) isStmt()      {}
-func (*For) isStmt()     {}
-func (*While) isStmt()   {}
-func (*ForAll) isStmt()  {}
-func (*Sync) isStmt()    {}
-func (*Atomic) isStmt()  {}
-func (*Fence) isStmt()   {}
-func (*Shuffle) isStmt() {}
-func (*Ballot) isStmt()  {}
+// Position implements Stmt.
+func (s *MatchAny) Position() Pos { return s.Pos }
+
+func (*Decl) isStmt()     {}
+func (*Assign) isStmt()   {}
+func (*Store) isStmt()    {}
+func (*If) isStmt()       {}
+func (*For) isStmt()      {}
+func (*While) isStmt()    {}
+func (*ForAll) isStmt()   {}
+func (*Sync) isStmt()     {}
+func (*Atomic) isStmt()   {}
+func (*Fence) isStmt()    {}
+func (*Shuffle) isStmt()  {}
+func (*Ballot) isStmt()   {}
+func (*MatchAny) isStmt() {}

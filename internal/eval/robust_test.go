@@ -90,7 +90,7 @@ func (g *randomIR) stmt(level ir.Level, depth int) ir.Stmt {
 	if depth <= 0 {
 		return &ir.Assign{Var: v, Value: g.expr(t, 2), Pos: pos}
 	}
-	switch g.r.Intn(11) {
+	switch g.r.Intn(12) {
 	case 0:
 		return &ir.Decl{Var: v, Init: g.expr(t, 2), Pos: pos}
 	case 1:
@@ -126,6 +126,11 @@ func (g *randomIR) stmt(level ir.Level, depth int) ir.Stmt {
 			return &ir.Decl{Var: v, Init: g.expr(t, 2), Pos: pos}
 		}
 		return &ir.Ballot{Result: g.vars[ir.Uint32], Pred: g.expr(ir.Bool, 1), Pos: pos}
+	case 10:
+		if level != ir.ThreadLevel {
+			return &ir.Decl{Var: v, Init: g.expr(t, 2), Pos: pos}
+		}
+		return &ir.MatchAny{Result: g.vars[ir.Uint32], Value: g.expr(t, 1), Pos: pos}
 	}
 	return &ir.Assign{Var: v, Value: g.expr(t, 2), Pos: pos}
 }

@@ -93,6 +93,11 @@ func (c *compiler) stmt(s ir.Stmt, outer *scope) stmtFn {
 		if s != nil {
 			return func(*machine) {} // every access is sequentially consistent here
 		}
+	case *ir.MatchAny:
+		if s != nil {
+			sc.pos = s.Pos
+			return c.matchAny(s, &sc)
+		}
 	}
 	c.errorf(sc.pos, "missing or unknown statement %T", s)
 	return nil

@@ -4,7 +4,7 @@ import (
 	"github.com/obsidian-go/obsidian/ir"
 )
 
-// warpStmt checks what a shuffle or ballot needs: thread-level code and a
+// warpStmt checks what a shuffle, ballot or match needs: thread-level code and a
 // result variable of type t.
 func (c *compiler) warpStmt(result *ir.Var, t ir.Type, sc *scope, what string) (func(*machine, uint32, *vec), bool) {
 	if sc.level != ir.ThreadLevel {
@@ -18,8 +18,8 @@ func (c *compiler) warpStmt(result *ir.Var, t ir.Type, sc *scope, what string) (
 	return setter(slot, lane), true
 }
 
-// wholeWarp reports whether all lanes of the warp are active, as a shuffle
-// or ballot over the full mask needs.
+// wholeWarp reports whether all lanes of the warp are active, as a
+// shuffle, ballot or match over the full mask needs.
 func wholeWarp(m *machine, pos ir.Pos, what string) bool {
 	if m.mask != fullMask {
 		m.report(true, pos, "inactive", "%s executed with inactive lanes (active mask %#08x): all 32 lanes of the "+
@@ -107,6 +107,39 @@ func (c *compiler) ballot(s *ir.Ballot, sc *scope) stmtFn {
 			return
 		}
 		broadcast(res, uint64(lanesHolding(pv)))
+		set(m, fullMask, res)
+	}
+}
+
+func (c *compiler) matchAny(s *ir.MatchAny, sc *scope) stmtFn {
+	value, t := c.expr(s.Value, sc)
+	if t == ir.NoType {
+		return nil
+	}
+	if !ir.Matchable(t) {
+		c.errorf(sc.pos, "match of a %v value", t)
+		return nil
+	}
+	set, ok := c.warpStmt(s.Result, ir.Uint32, sc, "match")
+	if !ok {
+		return nil
+	}
+	pos, bits := sc.pos, t.Mask()
+	return func(m *machine) {
+		vv, res := m.scratch(), m.scratch()
+		defer m.release(2)
+		if value(m, vv); m.stop || !wholeWarp(m, pos, "match") {
+			return
+		}
+		for l := range res {
+			var peers uint32
+			for o := range vv {
+				if (vv[o]^vv[l])&bits == 0 {
+					peers |= 1 << o
+				}
+			}
+			res[l] = uint64(peers)
+		}
 		set(m, fullMask, res)
 	}
 }

@@ -159,6 +159,8 @@ func (f *formatter) stmt(s ir.Stmt) {
 		f.line("%s = shuffle%d(%s, %s)", s.Result.Name, s.Mode, FormatExpr(s.Value), FormatExpr(s.Lane))
 	case *ir.Ballot:
 		f.line("%s = ballot(%s)", s.Result.Name, FormatExpr(s.Pred))
+	case *ir.MatchAny:
+		f.line("%s = matchAny(%s)", s.Result.Name, FormatExpr(s.Value))
 	default:
 		f.line("%T", s)
 	}
