@@ -73,7 +73,7 @@ func matchKeys[K dsl.Integer](t *dsl.Thread, key dsl.Exp[K]) dsl.U32 {
 // equal to one of an earlier run, not next to it, starts a group of its
 // own. It needs no MatchAny: the run heads are found with one shuffle and
 // one ballot, and the runs are reduced in ir.LaneBits shuffles down, a
-// segmented reduction, so it is the cheaper of the two for sorted or
+// segmented reduction (skipped when no run has two lanes), so it is the cheaper of the two for sorted or
 // nearly sorted keys (where a few extra groups cost only extra leaders);
 // WarpAggregate takes keys in any order.
 func WarpAggregateRuns[K dsl.Integer, T dsl.Number](t *dsl.Thread, op Op[T], key dsl.Exp[K], x dsl.Exp[T],
@@ -86,13 +86,18 @@ func WarpAggregateRuns[K dsl.Integer, T dsl.Number](t *dsl.Thread, op Op[T], key
 	head := dsl.Let(t, lane.Eq(dsl.N(0)).Or(before.Ne(key)).Or(holds.Not()))
 	// Bit j of next is set when lane+1+j starts a run, a lane past the
 	// warp's last counting as one.
-	next := dsl.Let(t, dsl.Ballot(t, head.Exp).Shr(dsl.N(1)).Or(dsl.N(1<<(ir.WarpSize-1))).Shr(lane))
+	heads := dsl.Let(t, dsl.Ballot(t, head.Exp))
+	next := dsl.Let(t, heads.Shr(dsl.N(1)).Or(dsl.N(1<<(ir.WarpSize-1))).Shr(lane))
 	v := dsl.Let(t, x)
-	for d := uint32(1); d < ir.WarpSize; d *= 2 {
-		// v holds the total of the lanes from this one up to lane+d-1 or
-		// its run's end; it takes lane+d's when no run starts in between.
-		after := dsl.Shuffle(t, dsl.ShuffleDown, v.Exp, dsl.N(d))
-		t.If(next.And(dsl.N(1<<d-1)).Eq(dsl.N(0)), func(t *dsl.Thread) { v.Set(op(v.Exp, after)) })
-	}
+	// When every lane is a run of its own (keys of a wide range) there is
+	// nothing to combine, and the whole warp skips the shuffles.
+	t.If(heads.Not().Ne(dsl.N(0)), func(t *dsl.Thread) {
+		for d := uint32(1); d < ir.WarpSize; d *= 2 {
+			// v holds the total of the lanes from this one up to lane+d-1 or
+			// its run's end; it takes lane+d's when no run starts in between.
+			after := dsl.Shuffle(t, dsl.ShuffleDown, v.Exp, dsl.N(d))
+			t.If(next.And(dsl.N(1<<d-1)).Eq(dsl.N(0)), func(t *dsl.Thread) { v.Set(op(v.Exp, after)) })
+		}
+	})
 	return head.And(holds.Exp), v.Exp
 }

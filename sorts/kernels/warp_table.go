@@ -152,12 +152,10 @@ func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, fr
 	}
 	for u := range warpTableKeys {
 		t.If(dsl.Any(t, cell[u].Ne(dsl.N(noCell))), func(t *dsl.Thread) {
-			head := dsl.Let(t, isRunHead(t, lane, cell[u].Exp))
-			heads := dsl.Let(t, dsl.Ballot(t, head.Exp))
-			// Some lane is not a run head: some run has more than one lane.
-			t.If(heads.Not().Ne(dsl.N(0)), func(t *dsl.Thread) { combineRuns(t, lane, heads.Exp, value[u], kind.combine) })
-			t.If(cell[u].Ne(dsl.N(noCell)).And(head.Exp), func(t *dsl.Thread) {
-				kind.merge(t, table, cell[u].Exp, value[u].Exp)
+			// Lanes without a cell share noCell, whose runs do nothing.
+			leader, total := arrays.WarpAggregateRuns(t, kind.combine, cell[u].Exp, value[u].Exp, dsl.N(ir.WarpSize))
+			t.If(cell[u].Ne(dsl.N(noCell)).And(leader), func(t *dsl.Thread) {
+				kind.merge(t, table, cell[u].Exp, total)
 			})
 		})
 	}
@@ -175,30 +173,6 @@ func recordRange(t *dsl.Thread, ranges dsl.Array[uint32], warp, lane, lowest, hi
 		ranges.Store(t, at.Exp, low)
 		ranges.Store(t, at.Add(dsl.N(1)), high)
 	})
-}
-
-// isRunHead returns whether the lane starts a run of lanes with the same
-// cell: it is lane 0, the lane below has another cell, or it has no cell
-// (so that a warp none of whose lanes share a cell has only heads). Every
-// lane of the warp must call it.
-func isRunHead(t *dsl.Thread, lane, cell dsl.U32) dsl.Bool {
-	below := dsl.Shuffle(t, dsl.ShuffleUp, cell, dsl.N(1))
-	return lane.Eq(dsl.N(0)).Or(below.Ne(cell)).Or(cell.Eq(dsl.N(noCell)))
-}
-
-// combineRuns leaves in every run head's value the combination of the
-// values of its run (a segmented reduction, five shuffles down), heads
-// being the ballot of the run heads: at step d a lane takes the value
-// of lane+d when no run starts in (lane, lane+d], so every value is
-// counted once. Every lane of the warp must call it.
-func combineRuns(t *dsl.Thread, lane, heads dsl.U32, value dsl.Var[uint32], combine func(x, y dsl.U32) dsl.U32) {
-	// The run heads above the lane, the lane above it at bit 0.
-	above := dsl.Let(t, heads.Shr(lane).Shr(dsl.N(1)))
-	for d := uint32(1); d < ir.WarpSize; d *= 2 {
-		other := dsl.Shuffle(t, dsl.ShuffleDown, value.Exp, dsl.N(d))
-		sameRun := lane.Add(dsl.N(d)).Lt(dsl.N(ir.WarpSize)).And(above.And(dsl.N(1<<d - 1)).Eq(dsl.N(0)))
-		value.Set(dsl.Select(sameRun, combine(value.Exp, other), value.Exp))
-	}
 }
 
 // GlobalHistogramWarpKernel returns the histogram on a global table for
