@@ -272,11 +272,15 @@ func (c *compiler) forStmt(s *ir.For, sc *scope) stmtFn {
 			return
 		}
 		saved := m.mask
+		for mask := saved; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			cv[l] = iterations(tc, cv[l])
+		}
 		for i := uint64(0); ; i++ {
 			active := uint32(0)
 			for mask := saved; mask != 0; mask &= mask - 1 {
 				l := bits.TrailingZeros32(mask)
-				if i < iterations(tc, cv[l]) {
+				if i < cv[l] {
 					active |= 1 << l
 				}
 			}
