@@ -196,3 +196,33 @@ func checkOperatorInKernel(r *rand.Rand, op ir.BinOp, typ ir.Type) error {
 	}
 	return nil
 }
+
+// TestShortCircuitSkipsDecidedLanes checks that && and || evaluate their
+// second operand only on the lanes the first leaves undecided: there, a
+// load out of bounds, which would be reported, is guarded by the first
+// operand, and the results are C's.
+func TestShortCircuitSkipsDecidedLanes(t *testing.T) {
+	const n, threads = 40, 64
+	x := global("x", ir.Uint32, ir.Input)
+	and, or := global("and", ir.Bool, ir.Output), global("or", ir.Bool, ir.Output)
+	i := index("i")
+	inside := &ir.Binary{Op: ir.Lt, X: i, Y: &ir.Len{Array: x}}
+	outside := &ir.Binary{Op: ir.Ge, X: i, Y: &ir.Len{Array: x}}
+	set := &ir.Binary{Op: ir.Ne, X: ld(x, i, 2), Y: u32(0)}
+	k := kernel(threads, []*ir.Array{x, and, or}, nil, forAll(ir.GridThreads, i, u32(threads), 1,
+		st(and, i, bin(ir.And, inside, set), 2),
+		st(or, i, bin(ir.Or, outside, set), 3)))
+	xb, andb, orb := NewBuffer(ir.Uint32, n), NewBuffer(ir.Bool, threads), NewBuffer(ir.Bool, threads)
+	for j := range n {
+		xb.Set(j, valueOf(uint32(j%3)))
+	}
+	if err := Launch(k, Config{Blocks: 1}, bufArgs(xb, andb, orb)); err != nil {
+		t.Fatal(err)
+	}
+	for j := range threads {
+		wantAnd, wantOr := j < n && j%3 != 0, j >= n || j%3 != 0
+		if andb.Get(j) != valueOf(wantAnd) || orb.Get(j) != valueOf(wantOr) {
+			t.Errorf("element %d: && gives %v, || %v; want %v and %v", j, andb.Get(j), orb.Get(j), wantAnd, wantOr)
+		}
+	}
+}
