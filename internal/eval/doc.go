@@ -47,5 +47,9 @@
 // The IR is compiled once per launch into a tree of Go closures that work on
 // whole warps of values held as uint64 bits, with each node's type known
 // when it is compiled; intermediate warps come from a per-worker stack, and
-// memory accesses are made a warp at a time (access.go).
+// memory accesses are made a warp at a time (access.go). An operator's
+// operands are read where they are (a constant from a warp of it made at
+// compile time, a thread-level variable from its lanes), and the
+// commonest operators have vector forms that compute a warp in one loop
+// (ops.go), checked against the operator table.
 package eval

@@ -92,9 +92,7 @@ func (c *compiler) variable(v *ir.Var, sc *scope) (exprFn, ir.Type) {
 	slot, lane := c.varSlot(v, sc)
 	if lane {
 		return func(m *machine, out *vec) {
-			if m.laneDef[slot]&m.mask != m.mask {
-				m.report(true, pos, "undeclared", "variable %s read before it is declared", v.Name)
-			}
+			m.checkDeclared(slot, pos, v)
 			*out = m.lanes[slot]
 		}, v.T
 	}
@@ -137,12 +135,68 @@ func (c *compiler) special(e *ir.Special, sc *scope) (exprFn, ir.Type) {
 	return noExpr, ir.NoType
 }
 
+// operand is a compiled expression whose value is read, not modified: get
+// returns the vec holding it, tmp (a vec of the caller's, which get fills)
+// or, when inPlace, a vec of its own that it does not compute (a
+// constant's, made once, or a thread-level variable's lanes), for which tmp
+// may be nil. The vec stays valid until the caller's expression ends.
+type operand struct {
+	get     func(m *machine, tmp *vec) *vec
+	inPlace bool
+}
+
+// operand compiles e as an operand.
+func (c *compiler) operand(e ir.Expr, sc *scope) (operand, ir.Type) {
+	fn, t := c.expr(e, sc)
+	if t == ir.NoType {
+		return operand{}, t
+	}
+	switch e := e.(type) {
+	case *ir.Const:
+		v := new(vec)
+		broadcast(v, e.Value.Bits&widthMask(t))
+		return operand{get: func(*machine, *vec) *vec { return v }, inPlace: true}, t
+	case *ir.Var:
+		if slot, lane := c.laneSlot[e]; lane {
+			pos := sc.pos
+			return operand{get: func(m *machine, _ *vec) *vec {
+				m.checkDeclared(slot, pos, e)
+				return &m.lanes[slot]
+			}, inPlace: true}, t
+		}
+	}
+	return operand{get: func(m *machine, tmp *vec) *vec {
+		fn(m, tmp)
+		return tmp
+	}}, t
+}
+
+// checkDeclared reports a read of the thread-level variable v, in slot,
+// on lanes where it has not been declared.
+func (m *machine) checkDeclared(slot int, pos ir.Pos, v *ir.Var) {
+	if m.laneDef[slot]&m.mask != m.mask {
+		m.report(true, pos, "undeclared", "variable %s read before it is declared", v.Name)
+	}
+}
+
+// copyLanes copies the lanes of mask from src to dst.
+func copyLanes(dst, src *vec, mask uint32) {
+	if mask == fullMask {
+		*dst = *src
+		return
+	}
+	for mk := mask; mk != 0; mk &= mk - 1 {
+		l := bits.TrailingZeros32(mk)
+		dst[l] = src[l]
+	}
+}
+
 // operation compiles the operation o of the operator table on args.
 func (c *compiler) operation(o *ir.Operation, name string, args []ir.Expr, sc *scope) (exprFn, ir.Type) {
-	fns := make([]exprFn, len(args))
+	ops := make([]operand, len(args))
 	ts := make([]ir.Type, len(args))
 	for i, a := range args {
-		fns[i], ts[i] = c.expr(a, sc)
+		ops[i], ts[i] = c.operand(a, sc)
 		if ts[i] == ir.NoType {
 			return noExpr, ir.NoType
 		}
@@ -158,93 +212,109 @@ func (c *compiler) operation(o *ir.Operation, name string, args []ir.Expr, sc *s
 	}
 	t := ts[0]
 	if sp, _ := o.CUDA(t); sp.Lazy {
-		return shortCircuit(fns[0], fns[1], o.Func), rt
+		return shortCircuit(ops[0], ops[1], o.Func), rt
 	}
 	fn, ok := o.Func(t)
 	if !ok {
 		c.errorf(sc.pos, "operator %s not defined on %v", o.Name, t)
 		return noExpr, ir.NoType
 	}
-	faults := o.FaultsFor(t) != ir.NeverFaults
-	pos := sc.pos
-	// apply computes lane l, reporting a fault on an active lane.
-	apply := func(m *machine, out *vec, l int, y, z uint64) bool {
-		r, f := fn(out[l], y, z)
-		if f != ir.NoFault {
-			m.report(true, pos, "fault", "%v: %s %v %s", f, ir.Value{T: t, Bits: out[l]}, o.Name, ir.Value{T: t, Bits: y})
-			return false
-		}
-		out[l] = r
-		return true
+	if o.FaultsFor(t) != ir.NeverFaults && !safeOperand(o, t, args) {
+		return faulting(o, t, fn, ops[0], ops[1], sc.pos), rt
 	}
-	switch len(fns) {
+	return lanes(vectorOp(o, t, fn), ops), rt
+}
+
+// safeOperand reports whether operation o, which may fault on type t, never
+// does on args: its second operand is a constant that makes it safe.
+func safeOperand(o *ir.Operation, t ir.Type, args []ir.Expr) bool {
+	if len(args) < 2 {
+		return false
+	}
+	y, ok := args[1].(*ir.Const)
+	return ok && y != nil && o.SafeWith(t, ir.Value{T: t, Bits: y.Value.Bits & widthMask(t)})
+}
+
+// lanes computes op on the operands, for every lane: their values are
+// meaningful on the active lanes only, and op cannot fault on any.
+func lanes(op vecFn, ops []operand) exprFn {
+	switch len(ops) {
 	case 1:
-		x := fns[0]
-		return func(m *machine, out *vec) {
-			x(m, out)
-			for l := range out {
-				out[l], _ = fn(out[l], 0, 0)
-			}
-		}, rt
+		x := ops[0]
+		return func(m *machine, out *vec) { op(out, x.get(m, out), nil, nil) }
 	case 2:
-		x, y := fns[0], fns[1]
-		if faults {
+		x, y := ops[0], ops[1]
+		if y.inPlace {
 			return func(m *machine, out *vec) {
-				yv := m.scratch()
-				x(m, out)
-				y(m, yv)
-				for mask := m.mask; mask != 0; mask &= mask - 1 {
-					if l := bits.TrailingZeros32(mask); !apply(m, out, l, yv[l], 0) {
-						break
-					}
-				}
-				m.release(1)
-			}, rt
+				xv := x.get(m, out)
+				op(out, xv, y.get(m, nil), nil)
+			}
 		}
 		return func(m *machine, out *vec) {
-			yv := m.scratch()
-			x(m, out)
-			y(m, yv)
-			for l := range out {
-				out[l], _ = fn(out[l], yv[l], 0)
-			}
+			xv := x.get(m, out)
+			op(out, xv, y.get(m, m.scratch()), nil)
 			m.release(1)
-		}, rt
-	}
-	x, y, z := fns[0], fns[1], fns[2]
-	return func(m *machine, out *vec) {
-		yv, zv := m.scratch(), m.scratch()
-		x(m, out)
-		y(m, yv)
-		z(m, zv)
-		for l := range out {
-			out[l], _ = fn(out[l], yv[l], zv[l])
 		}
+	}
+	x, y, z := ops[0], ops[1], ops[2]
+	return func(m *machine, out *vec) {
+		xv := x.get(m, out)
+		yv := y.get(m, m.scratch())
+		op(out, xv, yv, z.get(m, m.scratch()))
 		m.release(2)
-	}, rt
+	}
+}
+
+// faulting computes operation o of type t, per-lane function fn, on x and y
+// for the active lanes, lane after lane, reporting the first fault.
+func faulting(o *ir.Operation, t ir.Type, fn ir.Func, x, y operand, pos ir.Pos) exprFn {
+	return func(m *machine, out *vec) {
+		xv := x.get(m, out)
+		yv := y.get(m, m.scratch())
+		for mask := m.mask; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			r, f := fn(xv[l], yv[l], 0)
+			if f != ir.NoFault {
+				m.report(true, pos, "fault", "%v: %s %v %s", f, ir.Value{T: t, Bits: xv[l]}, o.Name, ir.Value{T: t, Bits: yv[l]})
+				break
+			}
+			out[l] = r
+		}
+		m.release(1)
+	}
 }
 
 // shortCircuit computes a lazy operation of bools (C's && and ||),
 // evaluating y only on the lanes where x does not decide: those where the
 // result with y false and with y true differ.
-func shortCircuit(x, y exprFn, funcOf func(ir.Type) (ir.Func, bool)) exprFn {
+func shortCircuit(x, y operand, funcOf func(ir.Type) (ir.Func, bool)) exprFn {
 	fn, _ := funcOf(ir.Bool)
+	var result [2][2]uint64 // by x and y
+	for a := range result {
+		for b := range result[a] {
+			result[a][b] = first(fn(uint64(a), uint64(b), 0))
+		}
+	}
+	// undecidedWhen[a] has every lane where x == a leaves the result to y.
+	var undecidedWhen [2]uint32
+	for a := range result {
+		if result[a][0] != result[a][1] {
+			undecidedWhen[a] = fullMask
+		}
+	}
 	return func(m *machine, out *vec) {
-		x(m, out)
-		var undecided uint32
+		xv := x.get(m, out)
+		holds := lanesHolding(xv)
+		undecided := undecidedWhen[0]&^holds | undecidedWhen[1]&holds
 		for l := range out {
-			if r0, _ := fn(out[l], 0, 0); r0 != first(fn(out[l], 1, 0)) {
-				undecided |= 1 << l
-			}
+			out[l] = result[xv[l]&1][0]
 		}
 		saved := m.mask
 		if m.mask = saved & undecided; m.mask != 0 {
-			yv := m.scratch()
-			y(m, yv)
-			for l := range out {
-				if undecided&(1<<l) != 0 {
-					out[l], _ = fn(out[l], yv[l], 0)
-				}
+			yv := y.get(m, m.scratch())
+			for mk := m.mask; mk != 0; mk &= mk - 1 {
+				l := bits.TrailingZeros32(mk)
+				out[l] = result[holds>>l&1][yv[l]&1]
 			}
 			m.release(1)
 		}
@@ -253,9 +323,9 @@ func shortCircuit(x, y exprFn, funcOf func(ir.Type) (ir.Func, bool)) exprFn {
 }
 
 func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
-	cond, tc := c.expr(e.Cond, sc)
-	th, tt := c.expr(e.Then, sc)
-	el, te := c.expr(e.Else, sc)
+	cond, tc := c.operand(e.Cond, sc)
+	th, tt := c.operand(e.Then, sc)
+	el, te := c.operand(e.Else, sc)
 	switch {
 	case tc == ir.NoType || tt == ir.NoType || te == ir.NoType:
 		return noExpr, ir.NoType
@@ -264,26 +334,19 @@ func (c *compiler) selection(e *ir.Select, sc *scope) (exprFn, ir.Type) {
 		return noExpr, ir.NoType
 	}
 	return func(m *machine, out *vec) {
-		cv, ev := m.scratch(), m.scratch()
-		cond(m, cv)
-		var holds uint32
-		for l := range cv {
-			holds |= uint32(cv[l]&1) << l
-		}
+		tmp := m.scratch()
+		holds := lanesHolding(cond.get(m, tmp))
 		saved := m.mask
 		if m.mask = saved & holds; m.mask != 0 {
-			th(m, out)
-		}
-		if m.mask = saved &^ holds; m.mask != 0 {
-			el(m, ev)
-			for l := range out {
-				if holds&(1<<l) == 0 {
-					out[l] = ev[l]
-				}
+			if tv := th.get(m, out); tv != out {
+				copyLanes(out, tv, m.mask)
 			}
 		}
+		if m.mask = saved &^ holds; m.mask != 0 {
+			copyLanes(out, el.get(m, tmp), m.mask)
+		}
 		m.mask = saved
-		m.release(2)
+		m.release(1)
 	}, tt
 }
 
@@ -308,11 +371,19 @@ func (c *compiler) conversion(e *ir.Convert, sc *scope) (exprFn, ir.Type) {
 // indexExpr compiles the index of an access to an array.
 func (c *compiler) indexExpr(e ir.Expr, sc *scope) (exprFn, ir.Type, bool) {
 	fn, t := c.expr(e, sc)
-	if t != ir.NoType && !t.IsInteger() {
-		c.errorf(sc.pos, "array index of type %v", t)
+	if !c.isIndex(t, sc) {
 		return noExpr, ir.NoType, false
 	}
-	return fn, t, t != ir.NoType
+	return fn, t, true
+}
+
+// isIndex reports whether an array index of type t is valid, reporting
+// one of another type than an integer (NoType was reported already).
+func (c *compiler) isIndex(t ir.Type, sc *scope) bool {
+	if t != ir.NoType && !t.IsInteger() {
+		c.errorf(sc.pos, "array index of type %v", t)
+	}
+	return t.IsInteger()
 }
 
 func (c *compiler) load(e *ir.Load, sc *scope) (exprFn, ir.Type) {

@@ -117,21 +117,13 @@ func setter(slot int, lane bool) func(m *machine, mask uint32, v *vec) {
 		}
 	}
 	return func(m *machine, mask uint32, v *vec) {
-		if mask == fullMask {
-			m.lanes[slot] = *v
-		} else {
-			dst := &m.lanes[slot]
-			for mk := mask; mk != 0; mk &= mk - 1 {
-				l := bits.TrailingZeros32(mk)
-				dst[l] = v[l]
-			}
-		}
+		copyLanes(&m.lanes[slot], v, mask)
 		m.laneDef[slot] |= mask
 	}
 }
 
 func (c *compiler) assign(v *ir.Var, value ir.Expr, sc *scope) stmtFn {
-	val, t := c.expr(value, sc)
+	val, t := c.operand(value, sc)
 	if t == ir.NoType {
 		return nil
 	}
@@ -141,9 +133,8 @@ func (c *compiler) assign(v *ir.Var, value ir.Expr, sc *scope) stmtFn {
 	}
 	set := setter(slot, lane)
 	return func(m *machine) {
-		tmp := m.scratch()
-		if val(m, tmp); !m.stop {
-			set(m, m.mask, tmp)
+		if x := val.get(m, m.scratch()); !m.stop {
+			set(m, m.mask, x)
 		}
 		m.release(1)
 	}
@@ -165,8 +156,9 @@ func (c *compiler) writable(a *ir.Array, sc *scope) (int, bool) {
 
 func (c *compiler) store(s *ir.Store, sc *scope) stmtFn {
 	mi, okMem := c.writable(s.Array, sc)
-	index, ti, okIndex := c.indexExpr(s.Index, sc)
-	value, tv := c.expr(s.Value, sc)
+	index, ti := c.operand(s.Index, sc)
+	okIndex := c.isIndex(ti, sc)
+	value, tv := c.operand(s.Value, sc)
 	if !okMem || !okIndex || tv == ir.NoType {
 		return nil
 	}
@@ -176,9 +168,8 @@ func (c *compiler) store(s *ir.Store, sc *scope) stmtFn {
 	}
 	pos, same, site := sc.pos, s.SameValue, c.site(sc.pos)
 	return func(m *machine) {
-		iv, vv := m.scratch(), m.scratch()
-		index(m, iv)
-		value(m, vv)
+		iv := index.get(m, m.scratch())
+		vv := value.get(m, m.scratch())
 		m.storeLanes(m.mems[mi], ti, iv, vv, same, pos, site)
 		m.release(2)
 	}
@@ -290,11 +281,15 @@ func (c *compiler) forStmt(s *ir.For, sc *scope) stmtFn {
 			return
 		}
 		saved := m.mask
+		for mask := saved; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			cv[l] = iterations(tc, cv[l])
+		}
 		for i := uint64(0); ; i++ {
 			active := uint32(0)
 			for mask := saved; mask != 0; mask &= mask - 1 {
 				l := bits.TrailingZeros32(mask)
-				if i < iterations(tc, cv[l]) {
+				if i < cv[l] {
 					active |= 1 << l
 				}
 			}

@@ -55,8 +55,8 @@ func shuffleSource(mode ir.ShuffleMode, l int, t ir.Type, x uint64) (src int, ok
 }
 
 func (c *compiler) shuffle(s *ir.Shuffle, sc *scope) stmtFn {
-	value, tv := c.expr(s.Value, sc)
-	lane, tl := c.expr(s.Lane, sc)
+	value, tv := c.operand(s.Value, sc)
+	lane, tl := c.operand(s.Lane, sc)
 	if tv == ir.NoType || tl == ir.NoType {
 		return nil
 	}
@@ -72,8 +72,8 @@ func (c *compiler) shuffle(s *ir.Shuffle, sc *scope) stmtFn {
 	return func(m *machine) {
 		vv, lv, res := m.scratch(), m.scratch(), m.scratch()
 		defer m.release(3)
-		value(m, vv)
-		lane(m, lv)
+		vv = value.get(m, vv)
+		lv = lane.get(m, lv)
 		if m.stop || !wholeWarp(m, pos, "shuffle") {
 			return
 		}
