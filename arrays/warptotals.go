@@ -70,15 +70,13 @@ func (w WarpTotals[T]) Warp(wid dsl.U32) dsl.Exp[T] {
 }
 
 // Total returns the total of the block's values in the threads' order,
-// read from shared memory after the barrier that follows Scan: one
-// expression of a load per warp, whose loads are in flight together.
-func (w WarpTotals[T]) Total() dsl.Exp[T] {
+// read from shared memory by the thread t after the barrier that follows
+// Scan: a Fold of the warps' totals, written out, whose loads the compiler
+// keeps in flight together.
+func (w WarpTotals[T]) Total(t *dsl.Thread) dsl.Exp[T] {
 	if bad := w.invalid("Total"); bad != nil {
 		return *bad
 	}
-	total := w.totals.At(dsl.N(0))
-	for i := 1; i < w.warps; i++ {
-		total = w.op(total, w.totals.At(dsl.N(uint32(i))))
-	}
-	return total
+	rest := Generate(dsl.N(uint32(w.warps-1)), func(i dsl.U32) dsl.Exp[T] { return w.totals.At(i.Add(dsl.N(1))) })
+	return Fold(t, w.op, w.totals.At(dsl.N(0)), rest)
 }

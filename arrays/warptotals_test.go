@@ -39,7 +39,7 @@ func warpTotalsKernel[T dsl.Number](o operator[T], threads int) *dsl.Kernel {
 			b.ForAll(dsl.N(uint32(perBlock)), func(t *dsl.Thread, wid dsl.U32) {
 				warps.Store(t, bid.Mul(dsl.N(uint32(perBlock))).Add(wid), w.Warp(wid))
 			})
-			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { totals.Store(t, bid, w.Total()) })
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { totals.Store(t, bid, w.Total(t)) })
 		})
 	})
 	return k
@@ -80,11 +80,13 @@ func checkWarpTotals[T dsl.Number](dev runtime.Device, o operator[T], threads in
 
 // TestWarpTotalsEqualSequentialScans checks WarpTotals against Go for
 // add, max, min, xor and two operators that are not commutative, in
-// blocks of one to eight warps, on inputs that end inside a block.
+// blocks of one to 32 warps (where an operator that uses an operand
+// twice would make an expression of 2^32 nodes of a total not kept in
+// variables), on inputs that end inside a block.
 func TestWarpTotalsEqualSequentialScans(t *testing.T) {
 	dev := runtime.CPU()
 	for _, o := range u32Ops {
-		for _, threads := range []int{32, 64, 256} {
+		for _, threads := range []int{32, 64, 256, 1024} {
 			for _, n := range []int{1, threads - 1, threads, 3*threads + 5} {
 				if msg := checkWarpTotals(dev, o, threads, o.values(uint64(n), n)); msg != "" {
 					t.Error(msg)
@@ -116,7 +118,7 @@ func TestZeroWarpTotals(t *testing.T) {
 		}, "Scan of a zero WarpTotals"},
 		{"zero Total", func(b *dsl.Block, out dsl.Array[uint32]) {
 			var w arrays.WarpTotals[uint32]
-			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { out.Store(t, dsl.N(0), w.Total()) })
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { out.Store(t, dsl.N(0), w.Total(t)) })
 		}, "Total of a zero WarpTotals"},
 		{"zero Warp", func(b *dsl.Block, out dsl.Array[uint32]) {
 			var w arrays.WarpTotals[uint32]

@@ -66,7 +66,7 @@ func TileTotalsKernel() *dsl.Kernel {
 				warps.Scan(t, tid, arrays.Fold(t, dsl.U32.Add, dsl.N(0), rows))
 			})
 			b.Sync()
-			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { totals.Store(t, tile, warps.Total()) })
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { totals.Store(t, tile, warps.Total(t)) })
 		})
 	})
 	return k

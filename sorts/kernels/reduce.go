@@ -40,8 +40,8 @@ func RangeKernel() *dsl.Kernel {
 			})
 			b.Sync()
 			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
-				mm.Atomic(t, dsl.AtomicMin, dsl.N(0), mins.Total())
-				mm.Atomic(t, dsl.AtomicMax, dsl.N(1), maxs.Total())
+				mm.Atomic(t, dsl.AtomicMin, dsl.N(0), mins.Total(t))
+				mm.Atomic(t, dsl.AtomicMax, dsl.N(1), maxs.Total(t))
 			})
 		})
 	})
