@@ -11,9 +11,9 @@ import (
 // by a smaller one of the same type: the constant 0 or 1 (false or true),
 // a child of the same type, or a child (of a conversion, a grandchild) of
 // another type converted to it, through float32 where the type is float16
-// or bfloat16, which convert only from float32. Larger subtrees come first. Guards built by
-// Guarded and in-range indices built by InRange are kept whole: their
-// operands shrink, not the guards themselves.
+// or bfloat16, which convert only from float32. Larger subtrees come
+// first. Guards built by Guarded and in-range indices built by InRange are
+// kept whole: their operands shrink, not the guards themselves.
 func ShrinkExpr(value any) gopter.Shrink {
 	e, ok := value.(ir.Expr)
 	if !ok {
