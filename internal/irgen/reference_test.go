@@ -239,31 +239,33 @@ func convertTo[T integer | float](x any) T {
 	case uint16:
 		return T(x)
 	case float32:
-		return fromFloat[T](float64(x))
+		return fromFloat[T](x)
 	}
 	return fromFloat[T](x.(float64))
 }
 
-// fromFloat converts f to T, saturating when T is an integer type.
-func fromFloat[T integer | float](f float64) T {
+// fromFloat converts f to T, saturating when T is an integer type. A float
+// converts to a float type directly, so that float32 to float32 keeps its
+// bits: a detour through float64 would quiet a signalling NaN.
+func fromFloat[T integer | float, F float](f F) T {
 	var t T
 	switch any(t).(type) {
 	case int32:
-		return T(saturate[int32](f))
+		return T(saturate[int32](float64(f)))
 	case uint32:
-		return T(saturate[uint32](f))
+		return T(saturate[uint32](float64(f)))
 	case int64:
-		return T(saturate[int64](f))
+		return T(saturate[int64](float64(f)))
 	case uint64:
-		return T(saturate[uint64](f))
+		return T(saturate[uint64](float64(f)))
 	case int8:
-		return T(saturate[int8](f))
+		return T(saturate[int8](float64(f)))
 	case uint8:
-		return T(saturate[uint8](f))
+		return T(saturate[uint8](float64(f)))
 	case int16:
-		return T(saturate[int16](f))
+		return T(saturate[int16](float64(f)))
 	case uint16:
-		return T(saturate[uint16](f))
+		return T(saturate[uint16](float64(f)))
 	}
 	return T(f)
 }

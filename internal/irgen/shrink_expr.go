@@ -10,10 +10,10 @@ import (
 // shrinks of an expression are the trees in which one subtree is replaced
 // by a smaller one of the same type: the constant 0 or 1 (false or true),
 // a child of the same type, or a child (of a conversion, a grandchild) of
-// another type converted to it.
-// Larger subtrees come first. Guards built by
-// Guarded and in-range indices built by InRange are kept whole: their
-// operands shrink, not the guards themselves.
+// another type converted to it, through float32 where the type is float16
+// or bfloat16, which convert only from float32. Larger subtrees come
+// first. Guards built by Guarded and in-range indices built by InRange are
+// kept whole: their operands shrink, not the guards themselves.
 func ShrinkExpr(value any) gopter.Shrink {
 	e, ok := value.(ir.Expr)
 	if !ok {
@@ -44,6 +44,11 @@ func exprShrinks(e ir.Expr) []ir.Expr {
 			out = append(out, c)
 		case ir.ConversionDefined(c.Type(), t):
 			out = append(out, &ir.Convert{To: t, X: c})
+		case t.IsStorageFloat() && ir.ConversionDefined(c.Type(), ir.Float32):
+			// e is a select, as a float16 or bfloat16 has no operator, so
+			// this is smaller (a conversion's grandchild comes here only
+			// when it converts directly)
+			out = append(out, &ir.Convert{To: t, X: &ir.Convert{To: ir.Float32, X: c}})
 		}
 	}
 	switch e := e.(type) {
@@ -97,7 +102,7 @@ func exprShrinks(e ir.Expr) []ir.Expr {
 		if e.X.Type() == t {
 			out = append(out, e.X)
 		}
-		if inner, ok := e.X.(*ir.Convert); ok {
+		if inner, ok := e.X.(*ir.Convert); ok && ir.ConversionDefined(inner.X.Type(), t) {
 			child(inner.X)
 		}
 		for _, s := range exprShrinks(e.X) {
