@@ -1,6 +1,8 @@
 package arrays
 
 import (
+	"fmt"
+
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/ir"
 )
@@ -28,19 +30,98 @@ import (
 // flag (which is why DeviceScan takes 32-bit element types only).
 
 const (
-	// DeviceScanThreads is the number of threads per block of the scan.
+	// DeviceScanThreads is the number of threads per block of the scan in
+	// its default shape.
 	DeviceScanThreads = 256
-	// devScanPerThread is the number of consecutive elements each thread
-	// scans in registers.
-	devScanPerThread = 16
-	// DeviceScanTile is the number of elements of a tile.
-	DeviceScanTile  = DeviceScanThreads * devScanPerThread
-	devScanWarps    = DeviceScanThreads / ir.WarpSize
-	devScanRowWarps = ir.WarpSize * devScanPerThread / DeviceScanThreads // rows a warp's elements fill
-	// devScanRowStride is the distance in shared memory between rows of a
-	// tile: the row's elements and a word of padding after each warp's.
-	devScanRowStride = DeviceScanThreads + DeviceScanThreads/ir.WarpSize
+	// DeviceScanTile is the number of elements of a tile of the scan in
+	// its default shape.
+	DeviceScanTile = DeviceScanThreads * 16
 )
+
+// DeviceScanShape is the shape of a device scan's blocks. Every shape
+// computes the same scan; they differ in speed only.
+type DeviceScanShape struct {
+	// Threads is the number of threads per block: a multiple of 32 from
+	// 32 to 1024.
+	Threads int
+	// PerThread is the number of consecutive elements each thread scans in
+	// registers, from 1 to 32. The tile is Threads × PerThread elements.
+	PerThread int
+	// FullTiles, when set, has a block whose tile lies wholly inside the
+	// input read and write it without checking each element's index
+	// against the length; only the last tile is checked element by
+	// element.
+	FullTiles bool
+}
+
+// DefaultDeviceScanShape is the shape DeviceScanKernel uses: 256 threads
+// of 16 elements, every element's index checked.
+var DefaultDeviceScanShape = DeviceScanShape{Threads: DeviceScanThreads, PerThread: DeviceScanTile / DeviceScanThreads}
+
+// Tile returns the number of elements of a tile: Threads × PerThread.
+func (sh DeviceScanShape) Tile() int { return sh.Threads * sh.PerThread }
+
+// StateLen returns the number of uint64 words of the state a scan of n
+// elements in this shape takes: the tile counter, then one status word per
+// tile. The state must be zero when the scan starts. The shape must be
+// valid (see Check).
+func (sh DeviceScanShape) StateLen(n uint32) uint64 {
+	tile := uint64(sh.Tile())
+	return 1 + (uint64(n)+tile-1)/tile
+}
+
+// Check returns why the shape cannot be built, or nil.
+func (sh DeviceScanShape) Check() error {
+	switch {
+	case sh.Threads < ir.WarpSize || sh.Threads > 1024 || sh.Threads%ir.WarpSize != 0:
+		return fmt.Errorf("device scan shape: %d threads per block, want a multiple of %d from %d to 1024",
+			sh.Threads, ir.WarpSize, ir.WarpSize)
+	case sh.PerThread < 1 || sh.PerThread > maxDevScanPerThread:
+		return fmt.Errorf("device scan shape: %d elements per thread, want 1 to %d", sh.PerThread, maxDevScanPerThread)
+	}
+	return nil
+}
+
+// String names the shape, e.g. "256x16" or "256x16/full".
+func (sh DeviceScanShape) String() string {
+	name := fmt.Sprintf("%dx%d", sh.Threads, sh.PerThread)
+	if sh.FullTiles {
+		name += "/full"
+	}
+	return name
+}
+
+// maxDevScanPerThread is the most elements per thread: up to it, the
+// padding of padEvery keeps shared memory free of bank conflicts.
+const maxDevScanPerThread = ir.WarpSize
+
+// padEvery returns the number of elements of a tile in shared memory after
+// which a word of padding goes, or 0 for none. A warp reads and writes its
+// rows (32 consecutive elements) and, in the scan, each thread's
+// PerThread consecutive elements, lane l's at l×PerThread + e; both touch
+// 32 distinct banks when PerThread is odd and unpadded, or when it is
+// 2^k×m, m odd, with a word of padding after every 32×m elements. A
+// thread's elements never straddle a padding word, since 32×m is a
+// multiple of PerThread (k is at most 5).
+func (sh DeviceScanShape) padEvery() int {
+	if sh.PerThread%2 == 1 {
+		return 0
+	}
+	m := sh.PerThread
+	for m%2 == 0 {
+		m /= 2
+	}
+	return ir.WarpSize * m
+}
+
+// sharedLen returns the words of shared memory a tile takes, padding
+// included.
+func (sh DeviceScanShape) sharedLen() int {
+	if every := sh.padEvery(); every > 0 {
+		return sh.Tile() + sh.Tile()/every
+	}
+	return sh.Tile()
+}
 
 // The flags of a status word.
 const (
@@ -50,28 +131,39 @@ const (
 )
 
 // DeviceScanStateLen returns the number of uint64 words of the state a scan
-// of n elements takes: the tile counter, then one status word per tile. The
-// state must be zero when the scan starts.
-func DeviceScanStateLen(n uint32) uint64 {
-	return 1 + uint64((uint64(n)+DeviceScanTile-1)/DeviceScanTile)
-}
+// of n elements in the default shape takes: the tile counter, then one
+// status word per tile. The state must be zero when the scan starts.
+func DeviceScanStateLen(n uint32) uint64 { return DefaultDeviceScanShape.StateLen(n) }
 
 // DeviceScanKernel returns the kernel of the device-wide scan of its input
-// in under op, into out: the inclusive scan (in_0 op ... op in_i at i), or
-// with exclusive the exclusive one (identity op in_0 op ... op in_(i-1)).
-// identity must be op's identity; op need not be commutative. The elements
-// must be 32 bits (int32, uint32, float32): any other type is an error of
-// the kernel. For floats, the grouping of the operations depends on the
-// order the blocks run in.
+// in under op, into out, in the default shape (DeviceScanKernelShaped).
+func DeviceScanKernel[T dsl.Number](name string, op Op[T], identity dsl.Exp[T], exclusive bool) *dsl.Kernel {
+	return DeviceScanKernelShaped(name, op, identity, exclusive, DefaultDeviceScanShape)
+}
+
+// DeviceScanKernelShaped returns the kernel of the device-wide scan of its
+// input in under op, into out, with blocks of the given shape: the
+// inclusive scan (in_0 op ... op in_i at i), or with exclusive the
+// exclusive one (identity op in_0 op ... op in_(i-1)). identity must be
+// op's identity; op need not be commutative. The elements must be 32 bits
+// (int32, uint32, float32), and the shape valid (Check): anything else is
+// an error of the kernel. For floats, the grouping of the operations
+// depends on the order the blocks run in.
 //
 // Its parameters are in (Input), out (Output, as long as in) and state
-// (InOut, at least DeviceScanStateLen(len(in)) words, all zero). The host
-// launches it with at most DeviceScanStateLen(len(in)) - 1 blocks, the
-// number of tiles; every block takes its tiles from the counter in
-// state[0], so any number of blocks finishes. out may be in.
-func DeviceScanKernel[T dsl.Number](name string, op Op[T], identity dsl.Exp[T], exclusive bool) *dsl.Kernel {
+// (InOut, at least shape.StateLen(len(in)) words, all zero). The host
+// launches it with at most shape.StateLen(len(in)) - 1 blocks, the number
+// of tiles; every block takes its tiles from the counter in state[0], so
+// any number of blocks finishes. out may be in.
+func DeviceScanKernelShaped[T dsl.Number](name string, op Op[T], identity dsl.Exp[T], exclusive bool,
+	shape DeviceScanShape) *dsl.Kernel {
 	op = op.orInvalid("DeviceScanKernel")
-	k := dsl.NewKernel(name, DeviceScanThreads)
+	shapeErr := shape.Check()
+	threads := shape.Threads
+	if shapeErr != nil {
+		threads = DeviceScanThreads
+	}
+	k := dsl.NewKernel(name, threads)
 	in := dsl.Input[T](k, "in")
 	out := dsl.Output[T](k, "out")
 	state := dsl.InOut[uint64](k, "state")
@@ -81,10 +173,14 @@ func DeviceScanKernel[T dsl.Number](name string, op Op[T], identity dsl.Exp[T], 
 				" elements: its status words hold 32-bit values (int32, uint32, float32)"))
 			return
 		}
+		if shapeErr != nil {
+			dsl.Let(g, dsl.Invalid[T]("DeviceScanKernelShaped: "+shapeErr.Error()))
+			return
+		}
 		n := in.Len()
-		tiles := dsl.CeilDiv(n, dsl.N(DeviceScanTile))
+		tiles := dsl.CeilDiv(n, dsl.N(uint32(shape.Tile())))
 		g.ForAllBlocks(tiles, func(b *dsl.Block, _ dsl.U32) {
-			s := devScan[T]{op: op, identity: identity, in: in, out: out, state: state}
+			s := devScan[T]{op: op, identity: identity, in: in, out: out, state: state, shape: shape}
 			s.tile(b, exclusive)
 		})
 	})
@@ -97,29 +193,53 @@ type devScan[T dsl.Number] struct {
 	identity dsl.Exp[T]
 	in, out  dsl.Array[T]
 	state    dsl.Array[uint64]
+	shape    DeviceScanShape
 }
 
 // tile records the scan of one tile by block b.
 func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
+	threads, perThread := s.shape.Threads, s.shape.PerThread
+	tileLen := uint32(s.shape.Tile())
+	warps := threads / ir.WarpSize
 	ticket := dsl.Shared[uint32](b, 1)
-	elems := dsl.Shared[T](b, devScanPerThread*devScanRowStride)
-	warpTotals := dsl.Shared[T](b, devScanWarps)
-	rowPrefix := dsl.Shared[T](b, devScanWarps)
+	elems := dsl.Shared[T](b, s.shape.sharedLen())
+	warpTotals := dsl.Shared[T](b, warps)
+	warpPrefix := dsl.Shared[T](b, warps)
 	b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
 		ticket.Store(t, dsl.N(0), dsl.Cast[uint32](s.state.Fetch(t, dsl.AtomicAdd, dsl.N(0), dsl.Lit[uint64](1))))
 	})
 	b.Sync()
 	tile := dsl.Let(b, ticket.At(dsl.N(0))).Exp
-	first := dsl.Let(b, tile.Mul(dsl.N(DeviceScanTile))).Exp
+	first := dsl.Let(b, tile.Mul(dsl.N(tileLen))).Exp
+	// full: the tile lies wholly inside the input (first + tileLen <= n,
+	// written so as not to wrap past 2^32).
+	full := func(b *dsl.Block) dsl.Bool {
+		n := s.in.Len()
+		return dsl.Let(b, first.Lt(n).And(n.Sub(first).Ge(dsl.N(tileLen)))).Exp
+	}
+	byTile := func(b *dsl.Block, rows func(bounded bool) func(*dsl.Block)) {
+		if s.shape.FullTiles {
+			b.IfElse(full(b), rows(false), rows(true))
+		} else {
+			rows(true)(b)
+		}
+	}
 
-	// Rows in: row j of the tile is the DeviceScanThreads elements from
-	// first + j*DeviceScanThreads; past the input's end, identity.
-	b.ForAll(dsl.N(DeviceScanThreads), func(t *dsl.Thread, tid dsl.U32) {
-		at := dsl.Let(t, padded(tid))
-		for j := range devScanPerThread {
-			ix := dsl.Let(t, first.Add(dsl.N(uint32(j*DeviceScanThreads))).Add(tid))
-			x := dsl.Select(ix.Lt(s.in.Len()), s.in.At(ix.Exp), s.identity)
-			elems.Store(t, at.Add(dsl.N(uint32(j*devScanRowStride))), x)
+	// Rows in: row j of the tile is the Threads elements from
+	// first + j*Threads; past the input's end, identity.
+	byTile(b, func(bounded bool) func(*dsl.Block) {
+		return func(b *dsl.Block) {
+			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+				at := dsl.Let(t, s.at(tid)).Exp
+				for j := range perThread {
+					ix := dsl.Let(t, first.Add(dsl.N(uint32(j*threads))).Add(tid))
+					x := s.in.At(ix.Exp)
+					if bounded {
+						x = dsl.Select(ix.Lt(s.in.Len()), x, s.identity)
+					}
+					elems.Store(t, s.rowAt(at, tid, j), x)
+				}
+			})
 		}
 	})
 	b.Sync()
@@ -127,9 +247,9 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 	// Each thread scans its consecutive elements in registers, and its
 	// warp the threads' totals; each element is left in shared memory
 	// scanned from the start of its warp's elements.
-	b.ForAll(dsl.N(DeviceScanThreads), func(t *dsl.Thread, tid dsl.U32) {
-		at := dsl.Let(t, padded(tid.Mul(dsl.N(devScanPerThread))))
-		xs := make([]dsl.Exp[T], devScanPerThread)
+	b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+		at := dsl.Let(t, s.at(tid.Mul(dsl.N(uint32(perThread)))))
+		xs := make([]dsl.Exp[T], perThread)
 		for e := range xs {
 			xs[e] = dsl.Let(t, elems.At(at.Add(dsl.N(uint32(e))))).Exp
 		}
@@ -156,14 +276,15 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 
 	// One warp publishes the tile's aggregate, looks back for the prefix
 	// of the tiles before, publishes the tile's inclusive prefix and
-	// leaves in rowPrefix, for each warp, the prefix of the elements
+	// leaves in warpPrefix, for each warp, the prefix of the elements
 	// before the warp's.
 	b.ForAllWarps(dsl.N(1), func(w *dsl.Warp, _ dsl.U32) {
 		w.ForAll(dsl.N(ir.WarpSize), func(t *dsl.Thread, lane dsl.U32) {
-			mine := dsl.Select(lane.Lt(dsl.N(devScanWarps)), warpTotals.At(lane.Min(dsl.N(devScanWarps-1))), s.identity)
-			upTo := WarpScan(t, s.op, mine, dsl.N(devScanWarps))
+			// warps <= 32: Threads is at most 1024.
+			mine := dsl.Select(lane.Lt(dsl.N(uint32(warps))), warpTotals.At(lane.Min(dsl.N(uint32(warps-1)))), s.identity)
+			upTo := WarpScan(t, s.op, mine, dsl.N(uint32(warps)))
 			warpsBefore := dsl.Let(t, s.before(t, upTo))
-			aggregate := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, upTo, dsl.N(devScanWarps-1)))
+			aggregate := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, upTo, dsl.N(uint32(warps-1))))
 			t.If(lane.Eq(dsl.N(0)), func(t *dsl.Thread) {
 				flag := dsl.Select(tile.Eq(dsl.N(0)), dsl.N(statusInclusive), dsl.N(statusAggregate))
 				s.state.AtomicStore(t, tile.Add(dsl.N(1)), pack(flag, aggregate.Exp), dsl.Relaxed)
@@ -173,24 +294,71 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 				s.state.AtomicStore(t, tile.Add(dsl.N(1)), pack(dsl.N(statusInclusive), s.op(prefix, aggregate.Exp)),
 					dsl.Relaxed)
 			})
-			t.If(lane.Lt(dsl.N(devScanWarps)), func(t *dsl.Thread) {
-				rowPrefix.Store(t, lane, s.op(prefix, warpsBefore.Exp))
+			t.If(lane.Lt(dsl.N(uint32(warps))), func(t *dsl.Thread) {
+				warpPrefix.Store(t, lane, s.op(prefix, warpsBefore.Exp))
 			})
 		})
 	})
 	b.Sync()
 
-	// Rows out: the rows of warp w's elements are raised by rowPrefix[w].
-	b.ForAll(dsl.N(DeviceScanThreads), func(t *dsl.Thread, tid dsl.U32) {
-		at := dsl.Let(t, padded(tid))
-		for j := range devScanPerThread {
-			prefix := rowPrefix.At(dsl.N(uint32(j / devScanRowWarps)))
-			ix := dsl.Let(t, first.Add(dsl.N(uint32(j*DeviceScanThreads))).Add(tid))
-			t.If(ix.Lt(s.out.Len()), func(t *dsl.Thread) {
-				s.out.Store(t, ix.Exp, s.op(prefix, elems.At(at.Add(dsl.N(uint32(j*devScanRowStride))))))
+	// Rows out: the elements of warp w are raised by warpPrefix[w].
+	byTile(b, func(bounded bool) func(*dsl.Block) {
+		return func(b *dsl.Block) {
+			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+				at := dsl.Let(t, s.at(tid)).Exp
+				for j := range perThread {
+					prefix := warpPrefix.At(s.warpOf(tid, j))
+					ix := dsl.Let(t, first.Add(dsl.N(uint32(j*threads))).Add(tid))
+					store := func(t *dsl.Thread) {
+						s.out.Store(t, ix.Exp, s.op(prefix, elems.At(s.rowAt(at, tid, j))))
+					}
+					if bounded {
+						t.If(ix.Lt(s.out.Len()), store)
+					} else {
+						store(t)
+					}
+				}
 			})
 		}
 	})
+}
+
+// at returns the shared-memory index of tile element i (see padEvery).
+func (s devScan[T]) at(i dsl.U32) dsl.U32 {
+	every := s.shape.padEvery()
+	if every == 0 {
+		return i
+	}
+	pad := i.Shr(dsl.N(ir.LaneBits))
+	if m := every / ir.WarpSize; m > 1 {
+		pad = pad.Div(dsl.N(uint32(m)))
+	}
+	return i.Add(pad)
+}
+
+// rowAt returns the shared-memory index of element tid of row j of the
+// tile: from at, that of tid in row 0, when rows hold whole runs between
+// padding words, and otherwise from the element's own index.
+func (s devScan[T]) rowAt(at, tid dsl.U32, j int) dsl.U32 {
+	threads, every := s.shape.Threads, s.shape.padEvery()
+	if every == 0 || threads%every == 0 {
+		stride := threads
+		if every > 0 {
+			stride += threads / every
+		}
+		return at.Add(dsl.N(uint32(j * stride)))
+	}
+	return s.at(dsl.N(uint32(j * threads)).Add(tid))
+}
+
+// warpOf returns the warp that scanned element tid of row j of the tile:
+// warp w scans the 32×PerThread elements from w×32×PerThread.
+func (s devScan[T]) warpOf(tid dsl.U32, j int) dsl.U32 {
+	threads, perWarp := s.shape.Threads, ir.WarpSize*s.shape.PerThread
+	if perWarp%threads == 0 { // a warp's elements fill whole rows
+		return dsl.N(uint32(j / (perWarp / threads)))
+	}
+	return dsl.N(uint32(j * threads)).Add(tid).Div(dsl.N(uint32(perWarp)))
 }
 
 // before returns, in each lane, the exclusive scan of the warp from upTo,
@@ -266,9 +434,3 @@ func fromBits[T dsl.Number](b dsl.U32) dsl.Exp[T] {
 	}
 	return dsl.Cast[T](b)
 }
-
-// padded returns the shared-memory index of tile element i: a word of
-// padding after every warp's worth of elements, so that a warp reading a
-// row and a warp whose threads each read their own consecutive elements
-// both touch distinct banks.
-func padded(i dsl.U32) dsl.U32 { return i.Add(i.Shr(dsl.N(ir.LaneBits))) }

@@ -72,6 +72,31 @@ func TestBadInputCatalogue(t *testing.T) {
 			_, err := arrays.DeviceScanKernel[uint32]("scanNil", nil, dsl.N(0), false).Build()
 			return err
 		}, nil, "DeviceScanKernel of a nil operator"},
+		{"threads per block not a multiple of 32", func() error {
+			_, err := scan.NewShaped(dev, dsl.U32.Add, 0, scan.Inclusive, arrays.DeviceScanShape{Threads: 100, PerThread: 8})
+			return err
+		}, nil, "100 threads per block, want a multiple of 32"},
+		{"more than 1024 threads per block", func() error {
+			_, err := scan.NewShaped(dev, dsl.U32.Add, 0, scan.Inclusive, arrays.DeviceScanShape{Threads: 2048, PerThread: 8})
+			return err
+		}, nil, "2048 threads per block"},
+		{"no elements per thread", func() error {
+			_, err := scan.NewShaped(dev, dsl.U32.Add, 0, scan.Inclusive, arrays.DeviceScanShape{Threads: 128})
+			return err
+		}, nil, "0 elements per thread, want 1 to 32"},
+		{"a bad shape in the kernel", func() error {
+			shape := arrays.DeviceScanShape{Threads: 256, PerThread: 33}
+			_, err := arrays.DeviceScanKernelShaped("scanBadShape", dsl.U32.Add, dsl.N(0), false, shape).Build()
+			return err
+		}, nil, "DeviceScanKernelShaped: device scan shape: 33 elements per thread"},
+		{"state too small for a shape's tiles", func() error {
+			s, err := scan.NewShaped(dev, dsl.U32.Add, 0, scan.Inclusive, arrays.DeviceScanShape{Threads: 32, PerThread: 1})
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			return s.RunWithState(buf(65), buf(65), state(3))
+		}, scan.ErrStateTooSmall, "3 words, want 4"},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {

@@ -6,7 +6,10 @@
 // many buffers as needed; it keeps the scratch state (a tile counter and
 // one status word per tile), which it zeroes before every run and grows
 // when a longer input needs more. ExclusiveSum and InclusiveSum are the
-// usual uint32 sums, on a Scan of their own per call.
+// usual uint32 sums, on a Scan of their own per call. NewShaped builds a
+// Scan whose blocks have another shape (arrays.DeviceScanShape: threads per
+// block, elements per thread, bounds checks on the last tile only); every
+// shape computes the same scan, and New's is arrays.DefaultDeviceScanShape.
 //
 //	dev := runtime.CPU() // or runtime.Open(0)
 //	s, err := scan.New(dev, dsl.U32.Add, 0, scan.Exclusive)

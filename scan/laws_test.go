@@ -203,5 +203,64 @@ func TestScanLengthsAtTheTileEdges(t *testing.T) {
 	}
 }
 
+// testShapes are block shapes of the scan besides the default: few and
+// many threads, odd and even elements per thread, padding after every 32
+// words and after every 96, rows that split a warp's elements, and both
+// settings of FullTiles.
+var testShapes = []arrays.DeviceScanShape{
+	{Threads: 128, PerThread: 24, FullTiles: true},
+	{Threads: 512, PerThread: 8},
+	{Threads: 256, PerThread: 12, FullTiles: true},
+	{Threads: 96, PerThread: 7, FullTiles: true},
+	{Threads: 32, PerThread: 1},
+	{Threads: 1024, PerThread: 2, FullTiles: true},
+	{Threads: 64, PerThread: 6},
+	{Threads: 64, PerThread: 32, FullTiles: true},
+}
+
+// TestScanShapesAreTheSequentialScan checks, on the CPU device, that a
+// scan with blocks of every test shape equals the sequential one, for
+// lengths at its tiles' edges, with each operator and kind in turn.
+func TestScanShapesAreTheSequentialScan(t *testing.T) {
+	dev := runtime.CPU()
+	for i, shape := range testShapes {
+		o := operators[i%len(operators)]
+		kind := []scan.Kind{scan.Inclusive, scan.Exclusive}[i%2]
+		s, err := scan.NewShaped(dev, o.op, o.identity, kind, shape)
+		if err != nil {
+			t.Fatalf("shape %v: %v", shape, err)
+		}
+		tile := shape.Tile()
+		for _, n := range []int{1, tile - 1, tile, tile + 1, 3*tile + 5} {
+			xs := randomWords(n, uint64(n*7+i), o)
+			in, err := runtime.FromSlice(dev, xs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := in
+			if n%2 == 0 {
+				if out, err = runtime.Alloc[uint32](dev, n); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.Run(in, out); err != nil {
+				t.Fatalf("shape %v, %s %v scan of %d: %v", shape, o.name, kind, n, err)
+			}
+			got, err := out.ToSlice()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := firstDifference(got, sequential(o, kind, xs)); d != "" {
+				t.Errorf("shape %v, %s %v scan of %d: %s", shape, o.name, kind, n, d)
+			}
+			in.Free()
+			if out != in {
+				out.Free()
+			}
+		}
+		s.Close()
+	}
+}
+
 // dslLit returns x as a uint32 literal expression.
 func dslLit(x uint32) dsl.U32 { return dsl.N(x) }

@@ -55,12 +55,24 @@ type Scan[T Element] struct {
 	dev   runtime.Device
 	fn    runtime.Function
 	kind  Kind
+	shape arrays.DeviceScanShape
 	state *runtime.Buffer[uint64] // grown as needed
 }
 
 // New loads, on dev, the scan of kind under op, an associative operator
-// (need not be commutative) whose identity is identity.
+// (need not be commutative) whose identity is identity, with blocks of
+// arrays.DefaultDeviceScanShape.
 func New[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind Kind) (*Scan[T], error) {
+	return NewShaped(dev, op, identity, kind, arrays.DefaultDeviceScanShape)
+}
+
+// NewShaped is New with blocks of the given shape, which must be valid
+// (arrays.DeviceScanShape.Check). Every shape computes the same scan.
+func NewShaped[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind Kind,
+	shape arrays.DeviceScanShape) (*Scan[T], error) {
+	if err := shape.Check(); err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	}
 	if dev == nil {
 		return nil, errors.New("scan: New on a nil device")
 	}
@@ -71,7 +83,13 @@ func New[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind Kind) 
 		return nil, errors.New("scan: New with a nil operator: give a function such as dsl.U32.Add")
 	}
 	name := fmt.Sprintf("deviceScan%s_%v", kind, dsl.TypeOf[T]())
-	k, err := arrays.DeviceScanKernel(name, op, dsl.Lit(identity), kind == Exclusive).Build()
+	if shape != arrays.DefaultDeviceScanShape {
+		name += fmt.Sprintf("_%dx%d", shape.Threads, shape.PerThread)
+		if shape.FullTiles {
+			name += "_full"
+		}
+	}
+	k, err := arrays.DeviceScanKernelShaped(name, op, dsl.Lit(identity), kind == Exclusive, shape).Build()
 	if err != nil {
 		return nil, err
 	}
@@ -79,16 +97,23 @@ func New[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind Kind) 
 	if err != nil {
 		return nil, err
 	}
-	return &Scan[T]{dev: dev, fn: fn, kind: kind}, nil
+	return &Scan[T]{dev: dev, fn: fn, kind: kind, shape: shape}, nil
 }
 
 // StateLen returns the number of uint64 words of state a scan of n
-// elements needs (see RunWithState), or an error for n past MaxLen.
-func StateLen(n int) (int, error) {
+// elements needs (see RunWithState) with blocks of the default shape (a
+// Scan of New), or an error for n past MaxLen.
+func StateLen(n int) (int, error) { return stateLen(arrays.DefaultDeviceScanShape, n) }
+
+// StateLen returns the number of uint64 words of state a scan of n
+// elements by s needs (see RunWithState), or an error for n past MaxLen.
+func (s *Scan[T]) StateLen(n int) (int, error) { return stateLen(s.shape, n) }
+
+func stateLen(shape arrays.DeviceScanShape, n int) (int, error) {
 	if n < 0 || uint64(n) > MaxLen {
 		return 0, fmt.Errorf("%w: %d elements", ErrTooLong, n)
 	}
-	return int(arrays.DeviceScanStateLen(uint32(n))), nil
+	return int(shape.StateLen(uint32(n))), nil
 }
 
 // Run writes the scan of in to out, which must have in's length (out may
@@ -115,8 +140,8 @@ func (s *Scan[T]) Run(in, out *runtime.Buffer[T]) error {
 	return s.RunWithState(in, out, s.state)
 }
 
-// RunWithState is Run with the state in state, at least StateLen(in.Len())
-// words, which it zeroes first.
+// RunWithState is Run with the state in state, at least
+// s.StateLen(in.Len()) words, which it zeroes first.
 func (s *Scan[T]) RunWithState(in, out *runtime.Buffer[T], state *runtime.Buffer[uint64]) error {
 	words, err := s.check(in, out)
 	if err != nil || words == 0 {
@@ -156,7 +181,7 @@ func (s *Scan[T]) check(in, out *runtime.Buffer[T]) (int, error) {
 	case in.Device() != s.dev || out.Device() != s.dev:
 		return 0, fmt.Errorf("scan: buffers of device %s given to a scan loaded on %s", in.Device().Name(), s.dev.Name())
 	}
-	words, err := StateLen(in.Len())
+	words, err := s.StateLen(in.Len())
 	if err != nil || in.Len() == 0 {
 		return 0, err
 	}

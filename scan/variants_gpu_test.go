@@ -1,0 +1,178 @@
+package scan_test
+
+import (
+	"flag"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/scan"
+)
+
+var scanVariants = flag.Bool("scanvariants", false,
+	"time ExclusiveSum of 2^25 words on the GPU with each block shape of TestGPUScanVariants")
+
+// variantShapes are the block shapes TestGPUScanVariants times, each
+// named by its String: threads x elements per thread, "/full" when full
+// tiles skip the per-element bounds checks.
+var variantShapes = []arrays.DeviceScanShape{
+	{Threads: 128, PerThread: 16},
+	{Threads: 128, PerThread: 24},
+	{Threads: 256, PerThread: 8},
+	{Threads: 256, PerThread: 12},
+	arrays.DefaultDeviceScanShape, // 256x16
+	{Threads: 256, PerThread: 24},
+	{Threads: 512, PerThread: 8},
+	{Threads: 512, PerThread: 12},
+	{Threads: 128, PerThread: 16, FullTiles: true},
+	{Threads: 128, PerThread: 24, FullTiles: true},
+	{Threads: 256, PerThread: 12, FullTiles: true},
+	{Threads: 256, PerThread: 16, FullTiles: true},
+}
+
+// The timing of TestGPUScanVariants, as cmd/obsbench times: untimed
+// warm-ups, then timed runs, each between two events on the default
+// stream, of which the median is logged.
+const (
+	variantWarmups = 3
+	variantRuns    = 31
+)
+
+// TestGPUScanVariants times, on the GPU and only with -scanvariants, the
+// exclusive uint32 sum of 2^25 fresh random words with blocks of each of
+// variantShapes, and the copy of the same words by a kernel of
+// out[i] = in[i] (the runtime has no device-to-device copy), the floor. Each
+// variant's result and the copy are first checked element by element
+// against Go. It logs one line per variant, "variant <shape> median_ms
+// <ms>", then "memcpy median_ms <ms>"; it asserts nothing of the times.
+func TestGPUScanVariants(t *testing.T) {
+	if !*scanVariants {
+		t.Skip("times the scan's block shapes only with -scanvariants")
+	}
+	g := openGPU(t)
+	const n = 1 << 25
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	xs := randomWords(n, seed, operators[0])
+	want := sequential(operators[0], scan.Exclusive, xs)
+	in, err := runtime.FromSlice(g, xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Free()
+	out, err := runtime.Alloc[uint32](g, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	timer := newEventTimer(t, g)
+
+	// check runs run once into an out poisoned with 0xFFFFFFFF and
+	// compares out with wantOut.
+	check := func(what string, run func() error, wantOut []uint32) {
+		t.Helper()
+		if err := out.Fill(0xFFFFFFFF); err != nil {
+			t.Fatal(err)
+		}
+		if err := run(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		got, err := out.ToSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := firstDifference(got, wantOut); d != "" {
+			t.Fatalf("%s: %s", what, d)
+		}
+	}
+	for _, shape := range variantShapes {
+		s, err := scan.NewShaped(g, dsl.U32.Add, 0, scan.Exclusive, shape)
+		if err != nil {
+			t.Fatalf("variant %v: %v", shape, err)
+		}
+		run := func() error { return s.Run(in, out) }
+		check("variant "+shape.String(), run, want)
+		t.Logf("variant %v median_ms %.4f", shape, timer.median(run))
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	copyFn, err := g.Load(copyKernel(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCopy := func() error { return g.Launch(copyFn, runtime.LaunchConfig{}, in, out) }
+	check("copy", runCopy, xs)
+	t.Logf("memcpy median_ms %.4f", timer.median(runCopy))
+	t.Log("memcpy is a kernel of out[i] = in[i], one thread per element (the runtime has no device-to-device copy)")
+}
+
+// copyKernel returns the kernel of out[i] = in[i].
+func copyKernel(t *testing.T) *ir.Kernel {
+	k := dsl.NewKernel("copyWords", 256)
+	in := dsl.Input[uint32](k, "in")
+	out := dsl.Output[uint32](k, "out")
+	k.Body(func(g *dsl.Grid) {
+		arrays.WriteTo(g, out, arrays.ToPush[*dsl.Grid](arrays.FromArray(in)))
+	})
+	built, err := k.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return built
+}
+
+// eventTimer times work on the default stream between two events.
+type eventTimer struct {
+	t           *testing.T
+	start, stop runtime.Event
+}
+
+func newEventTimer(t *testing.T, dev runtime.Device) *eventTimer {
+	t.Helper()
+	et := &eventTimer{t: t}
+	for _, e := range []*runtime.Event{&et.start, &et.stop} {
+		ev, err := dev.NewEvent()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ev.Close() })
+		*e = ev
+	}
+	return et
+}
+
+// median runs run variantWarmups untimed times, then variantRuns timed
+// times, and returns the median of the timed runs in milliseconds.
+func (et *eventTimer) median(run func() error) float64 {
+	et.t.Helper()
+	var ms []float64
+	for i := range variantWarmups + variantRuns {
+		if err := et.start.Record(nil); err != nil {
+			et.t.Fatal(err)
+		}
+		if err := run(); err != nil {
+			et.t.Fatal(err)
+		}
+		if err := et.stop.Record(nil); err != nil {
+			et.t.Fatal(err)
+		}
+		if err := et.stop.Synchronize(); err != nil {
+			et.t.Fatal(err)
+		}
+		elapsed, err := et.stop.Since(et.start)
+		if err != nil {
+			et.t.Fatal(err)
+		}
+		if i >= variantWarmups {
+			ms = append(ms, elapsed.Seconds()*1e3)
+		}
+	}
+	slices.Sort(ms)
+	return ms[len(ms)/2]
+}
