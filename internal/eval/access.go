@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/obsidian-go/obsidian/ir"
@@ -11,12 +12,34 @@ import (
 // checked for races, so that the problems are found in the order a
 // statement makes them.
 
-// inBounds returns index x (of type t) of mem as an int, and whether it
-// lies in mem. A negative index (or an unsigned one of 2^63 or more) is a
-// large unsigned number.
-func inBounds(mem *memory, t ir.Type, x uint64) (int, bool) {
-	i := signExtend(t, x)
-	return int(i), uint64(i) < uint64(mem.n)
+// accessWhat names, in a report of an access out of bounds, what an
+// access of each kind does.
+var accessWhat = [...]string{readAccess: "read of", writeAccess: "write to", atomicAccess: "atomic on"}
+
+// laneIndexes is what the accesses of a warp to one memory share: the
+// shift that sign-extends the index type, the memory's length, and where
+// each lane's copy of the memory starts (see machine.copies).
+type laneIndexes struct {
+	shift        uint8
+	n            uint64
+	base, stride int
+}
+
+// indexes returns the laneIndexes of the current warp's accesses to mem
+// with indexes of type t.
+func (m *machine) indexes(mem *memory, t ir.Type) laneIndexes {
+	base, stride := m.copies(mem)
+	return laneIndexes{shift: extendShifts[t] & 63, n: uint64(mem.n), base: base, stride: stride}
+}
+
+// element returns the element of mem's data (in lane l's copy) that lane
+// l reaches with its index in idx, and whether the index lies in mem. A
+// negative index (or an unsigned one of 2^63 or more) is a large unsigned
+// number.
+func (x *laneIndexes) element(idx *vec, l int) (int, bool) {
+	s := x.shift & 63
+	i := uint64(int64(idx[l]<<s) >> s)
+	return x.base + l*x.stride + int(i), i < x.n
 }
 
 // warpAccess returns what the accesses of one statement to mem by the
@@ -30,99 +53,114 @@ func (m *machine) warpAccess(mem *memory, kind accessKind, sameValue bool, site 
 // loadLanes replaces the index (of type t) in out of every active lane by
 // the element of mem it reads.
 func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site int32) {
+	x := m.indexes(mem, t)
 	r := mem.region
 	switch {
 	case r != nil && r.shadow != nil:
-		a := m.warpAccess(mem, readAccess, false, site)
-		var h heldLock
-		defer h.free()
-		for mask := m.mask; mask != 0; mask &= mask - 1 {
-			l := bits.TrailingZeros32(mask)
-			i, ok := inBounds(mem, t, out[l])
-			if !ok {
-				m.outOfBounds(mem, t, out[l], pos, "read of")
-				return
-			}
-			a.thread = int16(m.warpBase + l)
-			out[l] = m.global(&h, mem, i, &a, nil, 0, 0)
-		}
+		m.globalLanes(mem, t, &x, out, nil, readAccess, false, pos, site)
 	case r != nil && r.shared:
-		a := m.warpAccess(mem, readAccess, false, site)
+		m.loadShared(mem, t, &x, out, pos, site)
+	case mem.elem == 4:
+		data := mem.data
 		for mask := m.mask; mask != 0; mask &= mask - 1 {
 			l := bits.TrailingZeros32(mask)
-			i, ok := inBounds(mem, t, out[l])
+			i, ok := x.element(out, l)
 			if !ok {
-				m.outOfBounds(mem, t, out[l], pos, "read of")
+				m.outOfBounds(mem, t, out[l], pos, accessWhat[readAccess])
 				return
 			}
-			i += m.copyBase(mem, l)
-			out[l] = loadBits(mem.data, mem.elem, i)
-			a.thread = int16(m.warpBase + l)
-			if mem.cells == 1 {
-				s := r.records.at(mem.cell + i)
-				if s.body == a.body && s.flags&written != 0 && s.writer == a.mem {
-					switch {
-					case s.epoch != a.blockEpoch:
-						s.first(&a) // nothing to race with
-						continue
-					case s.sets[writeAccess].who == 0:
-						s.sets[readAccess].add(&a) // reads race with writes only
-						continue
-					}
-				}
-			}
-			m.sharedAccess(mem, i, &a)
+			out[l] = uint64(binary.LittleEndian.Uint32(data[4*i : 4*i+4]))
 		}
 	default:
 		for mask := m.mask; mask != 0; mask &= mask - 1 {
 			l := bits.TrailingZeros32(mask)
-			i, ok := inBounds(mem, t, out[l])
+			i, ok := x.element(out, l)
 			if !ok {
-				m.outOfBounds(mem, t, out[l], pos, "read of")
+				m.outOfBounds(mem, t, out[l], pos, accessWhat[readAccess])
 				return
 			}
-			out[l] = loadBits(mem.data, mem.elem, i+m.copyBase(mem, l))
+			out[l] = loadBits(mem.data, mem.elem, i)
 		}
+	}
+}
+
+// loadShared is loadLanes for shared memory.
+func (m *machine) loadShared(mem *memory, t ir.Type, x *laneIndexes, out *vec, pos ir.Pos, site int32) {
+	a := m.warpAccess(mem, readAccess, false, site)
+	records, data, elem, first := mem.region.records, mem.data, mem.elem, mem.cell
+	if mem.cells != 1 {
+		first = -1
+	}
+	for mask := m.mask; mask != 0; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		i, ok := x.element(out, l)
+		if !ok {
+			m.outOfBounds(mem, t, out[l], pos, accessWhat[readAccess])
+			return
+		}
+		out[l] = loadBits(data, elem, i)
+		a.thread = int16(m.warpBase + l)
+		if first >= 0 {
+			s := records.at(first + i)
+			if s.body == a.body && s.flags&written != 0 && s.writer == a.mem {
+				switch {
+				case s.epoch != a.blockEpoch:
+					s.first(&a) // nothing to race with
+					continue
+				case s.sets[writeAccess].who == 0:
+					s.sets[readAccess].add(&a) // reads race with writes only
+					continue
+				}
+			}
+		}
+		m.sharedAccess(mem, i, &a)
 	}
 }
 
 // storeLanes writes the value in val of every active lane to the element
 // of mem its index (of type t) in idx names.
 func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bool, pos ir.Pos, site int32) {
+	if m.stop {
+		return
+	}
+	x := m.indexes(mem, t)
+	switch r := mem.region; {
+	case r == nil:
+		m.storeLocal(mem, t, &x, idx, val, pos)
+	case !r.shared:
+		m.globalLanes(mem, t, &x, idx, val, writeAccess, sameValue, pos, site)
+	default:
+		m.storeShared(mem, t, &x, idx, val, sameValue, pos, site)
+	}
+}
+
+// storeShared is storeLanes for shared memory.
+func (m *machine) storeShared(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, sameValue bool, pos ir.Pos, site int32) {
 	a := m.warpAccess(mem, writeAccess, sameValue, site)
-	r := mem.region
-	var h heldLock
-	defer h.free()
+	records, data, elem, first := mem.region.records, mem.data, mem.elem, mem.cell
+	if mem.cells != 1 {
+		first = -1
+	}
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
 		l := bits.TrailingZeros32(mask)
-		i, ok := inBounds(mem, t, idx[l])
+		i, ok := x.element(idx, l)
 		if !ok {
-			m.outOfBounds(mem, t, idx[l], pos, "write to")
+			m.outOfBounds(mem, t, idx[l], pos, accessWhat[writeAccess])
 			return
 		}
 		a.thread, a.value = int16(m.warpBase+l), val[l]
-		i += m.copyBase(mem, l)
-		switch {
-		case r == nil:
-			storeBits(mem.data, mem.elem, i, val[l])
-			continue
-		case !r.shared:
-			m.global(&h, mem, i, &a, nil, 0, 0)
-			continue
-		}
-		storeBits(mem.data, mem.elem, i, val[l])
-		if mem.cells == 1 {
-			s := r.records.at(mem.cell + i)
-			if s.body != a.body {
+		storeBits(data, elem, i, val[l])
+		if first >= 0 {
+			s := records.at(first + i)
+			switch {
+			case s.body != a.body:
 				*s = cellRecord{body: a.body}
 				s.first(&a)
 				continue
-			}
-			if s.epoch != a.blockEpoch {
+			case s.epoch != a.blockEpoch:
 				s.first(&a)
 				continue
-			}
-			if s.alone(&a) {
+			case s.alone(&a):
 				s.note(&a)
 				continue
 			}
@@ -131,24 +169,50 @@ func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bo
 	}
 }
 
+// storeLocal is storeLanes for a memory no other thread sees.
+func (m *machine) storeLocal(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, pos ir.Pos) {
+	if mem.elem == 4 {
+		data := mem.data
+		for mask := m.mask; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := x.element(idx, l)
+			if !ok {
+				m.outOfBounds(mem, t, idx[l], pos, accessWhat[writeAccess])
+				return
+			}
+			binary.LittleEndian.PutUint32(data[4*i:4*i+4], uint32(val[l]))
+		}
+		return
+	}
+	for mask := m.mask; mask != 0; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		i, ok := x.element(idx, l)
+		if !ok {
+			m.outOfBounds(mem, t, idx[l], pos, accessWhat[writeAccess])
+			return
+		}
+		storeBits(mem.data, mem.elem, i, val[l])
+	}
+}
+
 // atomicLanes applies fn, with the operand in val and comparand in cmp, to
 // the element of mem the index (of type t) in idx names, for every active
 // lane; it leaves the elements' old values in old and returns the lanes
 // that made their access.
 func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, fn atomicFn, pos ir.Pos, site int32) uint32 {
+	x := m.indexes(mem, t)
 	a := m.warpAccess(mem, atomicAccess, false, site)
 	var h heldLock
 	defer h.free()
 	done, changed := uint32(0), false
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
 		l := bits.TrailingZeros32(mask)
-		i, ok := inBounds(mem, t, idx[l])
+		i, ok := x.element(idx, l)
 		if !ok {
-			m.outOfBounds(mem, t, idx[l], pos, "atomic on")
+			m.outOfBounds(mem, t, idx[l], pos, accessWhat[atomicAccess])
 			break
 		}
 		a.thread = int16(m.warpBase + l)
-		i += m.copyBase(mem, l)
 		if r := mem.region; r == nil || r.shared {
 			old[l] = loadBits(mem.data, mem.elem, i)
 			storeBits(mem.data, mem.elem, i, fn(old[l], val[l], cmp[l]))
@@ -165,6 +229,31 @@ func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, f
 		m.changedGlobal()
 	}
 	return done
+}
+
+// globalLanes makes the reads (kind readAccess: idx gets the elements
+// read) or plain writes (of the values in val) of the active lanes to
+// global memory mem, which some statement of the launch writes.
+func (m *machine) globalLanes(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, kind accessKind, sameValue bool, pos ir.Pos, site int32) {
+	a := m.warpAccess(mem, kind, sameValue, site)
+	var h heldLock
+	defer h.free()
+	write := kind == writeAccess
+	for mask := m.mask; mask != 0 && !(write && m.stop); mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		i, ok := x.element(idx, l)
+		if !ok {
+			m.outOfBounds(mem, t, idx[l], pos, accessWhat[kind])
+			return
+		}
+		a.thread = int16(m.warpBase + l)
+		if write {
+			a.value = val[l]
+			m.global(&h, mem, i, &a, nil, 0, 0)
+		} else {
+			idx[l] = m.global(&h, mem, i, &a, nil, 0, 0)
+		}
+	}
 }
 
 // global makes access a to element i of global memory mem, which some
@@ -188,7 +277,14 @@ func (m *machine) global(h *heldLock, mem *memory, i int, a *access, fn atomicFn
 		storeBits(mem.data, mem.elem, i, fn(old, operand, compare))
 	}
 	v := *w
-	nv, c, race := betweenBlocks(v, uint32(m.block-m.run.phase)+1, a, old)
+	owner := uint32(m.block-m.run.phase) + 1
+	if v == 0 {
+		// The launch's first access to the cell: nothing to race with.
+		*w = firstWord(owner, a)
+		m.intervals.first(r.base+uint64(cell), a)
+		return old
+	}
+	nv, c, race := betweenBlocks(v, owner, a, old)
 	*w = nv
 	if v&ownerMask == 0 {
 		m.intervals.first(r.base+uint64(cell), a)

@@ -105,7 +105,10 @@ func (t *intervalTable) first(cell uint64, a *access) {
 		// an interval may list millions of accesses.
 		t.firsts = slices.Grow(t.firsts, max(cap(t.firsts), 1<<8))
 	}
-	t.firsts = append(t.firsts, firstAccess{cell, *a})
+	n := len(t.firsts)
+	t.firsts = t.firsts[:n+1]
+	f := &t.firsts[n]
+	f.cell, f.a = cell, *a
 }
 
 // lookUp returns the record of cell in the current interval, as at does,

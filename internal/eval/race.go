@@ -174,19 +174,24 @@ func (s *cellRecord) note(a *access) {
 // first records a as the first access of its epoch.
 func (s *cellRecord) first(a *access) {
 	s.epoch = a.blockEpoch
-	s.sets = [3]accessSet{}
-	s.sets[a.kind] = accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
-	s.flags &^= epochMixed
+	set := accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
 	switch a.kind {
+	case readAccess:
+		s.sets = [3]accessSet{readAccess: set}
+		s.flags &^= epochMixed
 	case writeAccess:
+		s.sets = [3]accessSet{writeAccess: set}
+		s.flags |= written
+		s.writer = a.mem
 		if a.sameValue {
 			s.value = a.value
+			s.flags &^= epochMixed
 		} else {
 			s.flags |= epochMixed
 		}
-		fallthrough
 	case atomicAccess:
-		s.flags |= written
+		s.sets = [3]accessSet{atomicAccess: set}
+		s.flags = s.flags&^epochMixed | written
 		s.writer = a.mem
 	}
 }
@@ -208,17 +213,30 @@ func (s *cellRecord) check(a *access) (conflict, bool) {
 // recordPageBits sets the size of the pages of a recordMemory.
 const recordPageBits = 10
 
+// flatRecords is the most cells of a recordMemory that holds its records
+// in one slice, allocated at once: a block's shared arrays are mostly
+// small, and a flat slice is the quickest to look a cell up in.
+const flatRecords = 1 << 14
+
 // recordMemory is the records of the cells of one shared region of one
-// block, allocated in pages as they are touched.
+// block: in one slice for a small region, else in pages allocated as they
+// are touched.
 type recordMemory struct {
+	flat  []cellRecord
 	pages [][]cellRecord
 }
 
 func newRecordMemory(n int) *recordMemory {
+	if n <= flatRecords {
+		return &recordMemory{flat: make([]cellRecord, n)}
+	}
 	return &recordMemory{pages: make([][]cellRecord, (n>>recordPageBits)+1)}
 }
 
 func (rm *recordMemory) at(i int) *cellRecord {
+	if rm.flat != nil {
+		return &rm.flat[i]
+	}
 	p := rm.pages[i>>recordPageBits]
 	if p == nil {
 		p = make([]cellRecord, 1<<recordPageBits)
@@ -230,6 +248,7 @@ func (rm *recordMemory) at(i int) *cellRecord {
 // reset forgets every record, for when the block bodies' generation
 // counter wraps around.
 func (rm *recordMemory) reset() {
+	clear(rm.flat)
 	for _, p := range rm.pages {
 		clear(p)
 	}

@@ -164,6 +164,17 @@ func (bw *blockWords) release() {
 	}
 }
 
+// firstWord returns the word of a cell after access a of the block whose
+// owner field is owner, the first access of the launch to the cell: what
+// betweenBlocks returns for the word 0, with no conflict.
+func firstWord(owner uint32, a *access) uint32 {
+	v := owner | kindBit(a.kind)<<ownerShift
+	if a.kind == writeAccess && !a.sameValue {
+		v |= mixedBit
+	}
+	return v
+}
+
 // betweenBlocks checks access a of the block whose owner field is owner
 // against the other blocks' accesses that word v records, and returns the
 // word with a recorded. old is the cell's value before a (for a write).
