@@ -84,14 +84,46 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 	}
 }
 
+// quickAccesses lets the accesses that race with nothing (the first of a
+// barrier interval to a cell of shared memory, see cellRecord.firstRead,
+// or of the launch to a cell of global memory) be recorded in a loop
+// without calls, which keeps its state in registers; tests turn it off to
+// compare with the general checks.
+var quickAccesses = true
+
+// quickCells returns the records of the elements of shared memory mem, in
+// the order of its data, when each element is one cell and the records
+// lie in one slice (for the loops of loadShared and storeShared), else
+// nil.
+func quickCells(mem *memory) []cellRecord {
+	if flat := mem.region.records.flat; quickAccesses && mem.cells == 1 && flat != nil {
+		return flat[mem.cell:]
+	}
+	return nil
+}
+
 // loadShared is loadLanes for shared memory.
 func (m *machine) loadShared(mem *memory, t ir.Type, x *laneIndexes, out *vec, pos ir.Pos, site int32) {
 	a := m.warpAccess(mem, readAccess, false, site)
-	records, data, elem, first := mem.region.records, mem.data, mem.elem, mem.cell
-	if mem.cells != 1 {
-		first = -1
-	}
+	records, data, elem, warpBase := mem.region.records, mem.data, mem.elem, m.warpBase
+	cells := quickCells(mem)
 	for mask := m.mask; mask != 0; mask &= mask - 1 {
+		// The lanes whose reads are recorded without a call.
+		for ; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := x.element(out, l)
+			if !ok || uint(i) >= uint(len(cells)) {
+				break
+			}
+			a.thread = int16(warpBase + l)
+			if !cells[i].firstRead(&a) {
+				break
+			}
+			out[l] = loadBits(data, elem, i)
+		}
+		if mask == 0 {
+			return
+		}
 		l := bits.TrailingZeros32(mask)
 		i, ok := x.element(out, l)
 		if !ok {
@@ -99,18 +131,14 @@ func (m *machine) loadShared(mem *memory, t ir.Type, x *laneIndexes, out *vec, p
 			return
 		}
 		out[l] = loadBits(data, elem, i)
-		a.thread = int16(m.warpBase + l)
-		if first >= 0 {
-			s := records.at(first + i)
-			if s.body == a.body && s.flags&written != 0 && s.writer == a.mem {
-				switch {
-				case s.epoch != a.blockEpoch:
-					s.first(&a) // nothing to race with
-					continue
-				case s.sets[writeAccess].who == 0:
-					s.sets[readAccess].add(&a) // reads race with writes only
-					continue
-				}
+		a.thread = int16(warpBase + l)
+		if mem.cells == 1 {
+			if s := records.at(mem.cell + i); s.firstRead(&a) {
+				continue
+			} else if s.body == a.body && s.flags&written != 0 && s.writer == a.mem &&
+				s.epoch == a.blockEpoch && s.sets[writeAccess].who == 0 {
+				s.sets[readAccess].add(&a) // reads race with writes only
+				continue
 			}
 		}
 		m.sharedAccess(mem, i, &a)
@@ -137,30 +165,42 @@ func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bo
 // storeShared is storeLanes for shared memory.
 func (m *machine) storeShared(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, sameValue bool, pos ir.Pos, site int32) {
 	a := m.warpAccess(mem, writeAccess, sameValue, site)
-	records, data, elem, first := mem.region.records, mem.data, mem.elem, mem.cell
-	if mem.cells != 1 {
-		first = -1
-	}
+	records, data, elem, warpBase := mem.region.records, mem.data, mem.elem, m.warpBase
+	cells := quickCells(mem)
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
+		// The lanes whose writes are recorded without a call.
+	quick:
+		for ; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := x.element(idx, l)
+			if !ok || uint(i) >= uint(len(cells)) {
+				break
+			}
+			a.thread, a.value = int16(warpBase+l), val[l]
+			switch s := &cells[i]; {
+			case s.firstWrite(&a):
+			case s.ownCell(&a):
+				s.noteOwnWrite(&a)
+			default:
+				break quick
+			}
+			storeBits(data, elem, i, val[l])
+		}
+		if mask == 0 {
+			return
+		}
 		l := bits.TrailingZeros32(mask)
 		i, ok := x.element(idx, l)
 		if !ok {
 			m.outOfBounds(mem, t, idx[l], pos, accessWhat[writeAccess])
 			return
 		}
-		a.thread, a.value = int16(m.warpBase+l), val[l]
+		a.thread, a.value = int16(warpBase+l), val[l]
 		storeBits(data, elem, i, val[l])
-		if first >= 0 {
-			s := records.at(first + i)
-			switch {
-			case s.body != a.body:
-				*s = cellRecord{body: a.body}
-				s.first(&a)
+		if mem.cells == 1 {
+			if s := records.at(mem.cell + i); s.firstWrite(&a) {
 				continue
-			case s.epoch != a.blockEpoch:
-				s.first(&a)
-				continue
-			case s.alone(&a):
+			} else if s.body == a.body && s.epoch == a.blockEpoch && s.alone(&a) {
 				s.note(&a)
 				continue
 			}
@@ -239,14 +279,47 @@ func (m *machine) globalLanes(mem *memory, t ir.Type, x *laneIndexes, idx, val *
 	var h heldLock
 	defer h.free()
 	write := kind == writeAccess
+	r, data, elem, warpBase := mem.region, mem.data, mem.elem, m.warpBase
+	owner := uint32(m.block-m.run.phase) + 1
+	quick := quickAccesses && mem.cells == 1
 	for mask := m.mask; mask != 0 && !(write && m.stop); mask &= mask - 1 {
+		// The lanes that make the launch's first access to their cell,
+		// in the group of cells whose lock h holds, without a call.
+		for ; quick && mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := x.element(idx, l)
+			if !ok {
+				break
+			}
+			cell := mem.cell + i
+			w, lock, ok := r.shadow.quickAt(cell)
+			if !ok || lock != h.lock || *w != 0 {
+				break
+			}
+			a.thread = int16(warpBase + l)
+			if write {
+				a.value = val[l]
+			}
+			if !m.intervals.quickFirst(r.base+uint64(cell), &a) {
+				break
+			}
+			*w = firstWord(owner, &a)
+			if write {
+				storeBits(data, elem, i, val[l])
+			} else {
+				idx[l] = loadBits(data, elem, i)
+			}
+		}
+		if mask == 0 {
+			return
+		}
 		l := bits.TrailingZeros32(mask)
 		i, ok := x.element(idx, l)
 		if !ok {
 			m.outOfBounds(mem, t, idx[l], pos, accessWhat[kind])
 			return
 		}
-		a.thread = int16(m.warpBase + l)
+		a.thread = int16(warpBase + l)
 		if write {
 			a.value = val[l]
 			m.global(&h, mem, i, &a, nil, 0, 0)

@@ -1,8 +1,11 @@
 package eval
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -145,4 +148,74 @@ func TestPerThreadAndUnwrittenAccessesMatchGo(t *testing.T) {
 		return true
 	}, gen.UInt64()))
 	props.TestingRun(t)
+}
+
+// TestQuickAccessesMatchTheGeneralChecks launches the kernels of FuzzEval
+// (correct ones, and ones with races, accesses out of bounds, overlapping
+// arguments and shared arrays at the same bytes) with the accesses that
+// race with nothing recorded in the loops without calls, and with every
+// access taking the general checks: both must compute the same memory and
+// report the same problems. The blocks run on one worker, so that the
+// reports do not depend on the order the workers run in.
+func TestQuickAccessesMatchTheGeneralChecks(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
+	defer func(saved int) { maxLaunchSteps = saved }(maxLaunchSteps)
+	maxLaunchSteps = 1 << 14
+	props := properties(t)
+	props.Property("quick and general checks agree", prop.ForAll(func(seed uint64) bool {
+		r := rand.New(rand.NewPCG(seed, seed>>32))
+		how, blocks, depth := r.IntN(mutations), r.IntN(256), r.IntN(4)
+		var memory [2][][]byte
+		var errs [2]string
+		for run, quick := range []bool{true, false} {
+			k, args, nblocks, err := drawLaunch(int64(seed), blocks, how, depth)
+			switch {
+			case errors.Is(err, errNoKernel):
+				return true
+			case err != nil:
+				t.Errorf("seed %d: %v", seed, err)
+				return false
+			}
+			quickAccesses = quick
+			err = Launch(k, Config{Blocks: nblocks}, args)
+			quickAccesses = true
+			if err != nil {
+				errs[run] = err.Error()
+			}
+			for _, a := range args {
+				if a.Buffer != nil {
+					memory[run] = append(memory[run], a.Buffer.Data)
+				}
+			}
+		}
+		if errs[0] != errs[1] {
+			t.Errorf("seed %d (change %d): with quick accesses the launch reports %q, without %q", seed, how, errs[0], errs[1])
+			return false
+		}
+		for i := range memory[0] {
+			if !bytes.Equal(memory[0][i], memory[1][i]) {
+				t.Errorf("seed %d (change %d): argument %d differs with quick accesses", seed, how, i)
+				return false
+			}
+		}
+		return true
+	}, gen.UInt64()))
+	props.TestingRun(t)
+}
+
+// TestUnwrittenReadOfTheFirstArray reads a shared array that is the
+// kernel's first memory (it has no array parameter), so that its slot is
+// the writer a cell's zero record names, in two barrier intervals: both
+// reads of the unwritten cells must be reported.
+func TestUnwrittenReadOfTheFirstArray(t *testing.T) {
+	sh := shared("sh", ir.Uint32, 64)
+	b, i, j := index("b"), index("i"), index("j")
+	x, y := index("x"), index("y")
+	k := kernel(64, nil, []*ir.Array{sh}, forAll(ir.GridBlocks, b, u32(1), 2,
+		forAll(ir.BlockThreads, i, u32(64), 3, decl(x, ld(sh, i, 4), 4)),
+		sync(ir.BlockLevel, 5),
+		forAll(ir.BlockThreads, j, u32(64), 6, decl(y, ld(sh, j, 7), 7))))
+	err := Launch(k, Config{Blocks: 1}, nil)
+	wantError(t, err, "user.go:4: read of shared memory sh[0] that this block never wrote")
+	wantError(t, err, "user.go:7: read of shared memory sh[0] that this block never wrote")
 }

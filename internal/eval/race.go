@@ -171,6 +171,62 @@ func (s *cellRecord) note(a *access) {
 	s.sets[a.kind].add(a)
 }
 
+// firstRead records a, a read of shared memory through the array that last
+// wrote the cell in a's block body, when it is the first access of its
+// barrier interval to the cell (which then races with nothing and reads
+// written bytes), and reports whether it was: a read sharedAccess records
+// the same way and reports nothing about. It makes no call, so that a
+// loop over a warp's lanes keeps its state in registers.
+func (s *cellRecord) firstRead(a *access) bool {
+	if s.body != a.body || s.flags&written == 0 || s.writer != a.mem || s.epoch == a.blockEpoch {
+		return false
+	}
+	s.epoch = a.blockEpoch
+	s.sets = [3]accessSet{readAccess: {who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}}
+	s.flags &^= epochMixed
+	return true
+}
+
+// firstWrite records a, a plain write of shared memory, when it is the
+// first access of its block body or of its barrier interval to the cell
+// (which then races with nothing), and reports whether it was: a write
+// sharedAccess records the same way and reports nothing about. It makes
+// no call, as firstRead.
+func (s *cellRecord) firstWrite(a *access) bool {
+	switch {
+	case s.body != a.body:
+		*s = cellRecord{body: a.body}
+	case s.epoch == a.blockEpoch:
+		return false
+	}
+	s.epoch = a.blockEpoch
+	s.sets = [3]accessSet{writeAccess: {who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}}
+	s.flags |= written | epochMixed
+	s.writer = a.mem
+	if a.sameValue {
+		s.value = a.value
+		s.flags &^= epochMixed
+	}
+	return true
+}
+
+// ownCell reports whether a, a plain write of shared memory that is not
+// a SameValue write, follows in its barrier interval only accesses of its
+// own thread in its warp epoch, so that it races with none of them.
+func (s *cellRecord) ownCell(a *access) bool {
+	return !a.sameValue && s.body == a.body && s.epoch == a.blockEpoch && s.alone(a)
+}
+
+// noteOwnWrite records a write for which ownCell holds, as note does. It
+// makes no call, as firstRead.
+func (s *cellRecord) noteOwnWrite(a *access) {
+	s.flags |= written | epochMixed
+	s.writer = a.mem
+	if w := &s.sets[writeAccess]; w.who == 0 {
+		*w = accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
+	}
+}
+
 // first records a as the first access of its epoch.
 func (s *cellRecord) first(a *access) {
 	s.epoch = a.blockEpoch
