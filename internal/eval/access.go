@@ -245,6 +245,9 @@ func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, f
 	var h heldLock
 	defer h.free()
 	done, changed := uint32(0), false
+	if r := mem.region; r != nil && !r.shared {
+		m.touchGlobal(mem, &x, idx)
+	}
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
 		l := bits.TrailingZeros32(mask)
 		i, ok := x.element(idx, l)
@@ -282,6 +285,7 @@ func (m *machine) globalLanes(mem *memory, t ir.Type, x *laneIndexes, idx, val *
 	r, data, elem, warpBase := mem.region, mem.data, mem.elem, m.warpBase
 	owner := uint32(m.block-m.run.phase) + 1
 	quick := quickAccesses && mem.cells == 1
+	m.touchGlobal(mem, x, idx)
 	for mask := m.mask; mask != 0 && !(write && m.stop); mask &= mask - 1 {
 		// The lanes that make the launch's first access to their cell,
 		// in the group of cells whose lock h holds, without a call.
@@ -327,6 +331,34 @@ func (m *machine) globalLanes(mem *memory, t ir.Type, x *laneIndexes, idx, val *
 			idx[l] = m.global(&h, mem, i, &a, nil, 0, 0)
 		}
 	}
+}
+
+// largeRegion is the number of cells from which a global region is taken
+// to be larger than the caches: its words alone take a megabyte.
+const largeRegion = 1 << 18
+
+// touchGlobal reads, for the active lanes whose index in idx lies in mem,
+// a global memory of a large region, the word of the element's first cell
+// and its first byte, before the warp makes its accesses: the processor
+// fetches them from memory all at once, and the accesses, made one after
+// the other, find them in the cache. The values read are not used (they
+// race with the writes of other workers, made under the cells' locks).
+func (m *machine) touchGlobal(mem *memory, x *laneIndexes, idx *vec) {
+	r := mem.region
+	if !touchesGlobal || r.cells < largeRegion {
+		return
+	}
+	var sum uint32
+	for mask := m.mask; mask != 0; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		if i, ok := x.element(idx, l); ok {
+			if w, _, ok := r.shadow.quickAt(mem.cell + i*mem.cells); ok {
+				sum += *w
+			}
+			sum += uint32(mem.data[i*mem.elem])
+		}
+	}
+	m.touched += sum
 }
 
 // global makes access a to element i of global memory mem, which some

@@ -121,7 +121,8 @@ type machine struct {
 	warpEpoch   []uint32
 	intervals   *intervalTable // global memory's records of the current interval
 
-	steps    int // not yet added to the run's count
+	touched  uint32 // the sum of what touchGlobal reads, which keeps its reads
+	steps    int    // not yet added to the run's count
 	wait     waitState
 	stop     bool
 	findings []finding

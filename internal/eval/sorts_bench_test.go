@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/obsidian-go/obsidian/codegen"
@@ -39,4 +40,29 @@ func BenchmarkSortScanTiles(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/element")
+}
+
+// BenchmarkSortHistogramWarp launches the sorts package's histogram on a
+// global table of 2^22 bins (larger than the caches, with its race
+// state), for 2^18 random keys: atomics on cells all over the table.
+func BenchmarkSortHistogramWarp(b *testing.B) {
+	const keys, bins = 1 << 18, 1 << 22
+	k := compiledKernel(b, kernels.GlobalHistogramWarpKernel())
+	in, table := NewBuffer(ir.Uint32, keys), NewBuffer(ir.Uint32, bins)
+	bad, ranges := NewBuffer(ir.Uint32, 1), NewBuffer(ir.Uint32, 2*(keys/warpSize+1))
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range keys {
+		in.Set(i, valueOf(r.Uint32N(bins)))
+	}
+	scalar := func(x uint32) Arg { return Arg{Scalar: valueOf(x)} }
+	args := []Arg{{Buffer: in}, scalar(0), scalar(bins), scalar(0), scalar(bins), {Buffer: table}, {Buffer: bad},
+		{Buffer: ranges}, scalar(1)}
+	blocks := (keys + 1023) / 1024
+	for b.Loop() {
+		clear(table.Data)
+		if err := Launch(k, Config{Blocks: blocks}, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*keys), "ns/key")
 }
