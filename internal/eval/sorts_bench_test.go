@@ -66,3 +66,49 @@ func BenchmarkSortHistogramWarp(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*keys), "ns/key")
 }
+
+// BenchmarkSortReconstructTiles launches the sorts package's tile
+// reconstruct (block scans with loops of run-time trip counts) on 16 tiles
+// of output from random counts of 2^16 values.
+func BenchmarkSortReconstructTiles(b *testing.B) {
+	const values, tiles = 1 << 16, 16
+	const n = tiles * kernels.TileSize
+	k := compiledKernel(b, kernels.TileReconstructKernel())
+	r := rand.New(rand.NewPCG(3, 4))
+	counts := make([]uint32, values)
+	for range n {
+		counts[r.IntN(values)]++
+	}
+	pos, starts, out := NewBuffer(ir.Uint32, values+1), NewBuffer(ir.Uint32, tiles+1), NewBuffer(ir.Uint32, n)
+	var sum uint32
+	for v, c := range counts {
+		pos.Set(v, valueOf(sum))
+		sum += c
+	}
+	pos.Set(values, valueOf(sum))
+	for t := range tiles + 1 {
+		// The last v < values with pos[v] <= t*TileSize (the last value
+		// for the end).
+		target, v := uint32(t*kernels.TileSize), values-1
+		if t < tiles {
+			for v = 0; v+1 < values && uint32(pos.Get(v+1).Bits) <= target; v++ {
+			}
+		}
+		starts.Set(t, valueOf(uint32(v)))
+	}
+	args := []Arg{{Buffer: pos}, {Buffer: starts}, {Scalar: valueOf(uint32(0))}, {Buffer: out}}
+	for b.Loop() {
+		if err := Launch(k, Config{Blocks: tiles}, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/element")
+	for v, p := 0, 0; v < values; v++ {
+		for range counts[v] {
+			if got := uint32(out.Get(p).Bits); got != uint32(v) {
+				b.Fatalf("out[%d] = %d, want %d", p, got, v)
+			}
+			p++
+		}
+	}
+}
