@@ -285,7 +285,9 @@ func (m *machine) globalLanes(mem *memory, t ir.Type, x *laneIndexes, idx, val *
 	r, data, elem, warpBase := mem.region, mem.data, mem.elem, m.warpBase
 	owner := uint32(m.block-m.run.phase) + 1
 	quick := quickAccesses && mem.cells == 1
-	m.touchGlobal(mem, x, idx)
+	if !write {
+		m.touchGlobal(mem, x, idx)
+	}
 	for mask := m.mask; mask != 0 && !(write && m.stop); mask &= mask - 1 {
 		// The lanes that make the launch's first access to their cell,
 		// in the group of cells whose lock h holds, without a call.
@@ -339,10 +341,12 @@ const largeRegion = 1 << 18
 
 // touchGlobal reads, for the active lanes whose index in idx lies in mem,
 // a global memory of a large region, the word of the element's first cell
-// and its first byte, before the warp makes its accesses: the processor
-// fetches them from memory all at once, and the accesses, made one after
-// the other, find them in the cache. The values read are not used (they
-// race with the writes of other workers, made under the cells' locks).
+// and its first byte, before the warp reads them or applies atomics to
+// them: the processor fetches them from memory all at once, and the
+// accesses, made one after the other, find them in the cache. (Not before
+// plain writes: a read of a page never touched would map it for reading,
+// and the write fault it again.) The values read are not used (they race
+// with the writes of other workers, made under the cells' locks).
 func (m *machine) touchGlobal(mem *memory, x *laneIndexes, idx *vec) {
 	r := mem.region
 	if !touchesGlobal || r.cells < largeRegion {

@@ -52,9 +52,9 @@
 // shared cell, a write after accesses of its own thread only, the launch's
 // first access to a global cell), are recorded in loops that make no call
 // and keep their state in registers, and the others take the general
-// checks; the accesses of a warp to a global region larger than the caches
-// read their cells first, so that the processor fetches them at once. An
-// operator's
+// checks; the reads and atomics of a warp on a global region larger than
+// the caches read their cells first, so that the processor fetches them at
+// once. An operator's
 // operands are read where they are (a constant from a warp of it made at
 // compile time, a thread-level variable from its lanes), and the
 // commonest operators have vector forms that compute a warp in one loop
