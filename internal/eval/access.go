@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/obsidian-go/obsidian/ir"
@@ -11,12 +12,34 @@ import (
 // checked for races, so that the problems are found in the order a
 // statement makes them.
 
-// inBounds returns index x (of type t) of mem as an int, and whether it
-// lies in mem. A negative index (or an unsigned one of 2^63 or more) is a
-// large unsigned number.
-func inBounds(mem *memory, t ir.Type, x uint64) (int, bool) {
-	i := signExtend(t, x)
-	return int(i), uint64(i) < uint64(mem.n)
+// accessWhat names, in a report of an access out of bounds, what an
+// access of each kind does.
+var accessWhat = [...]string{readAccess: "read of", writeAccess: "write to", atomicAccess: "atomic on"}
+
+// laneIndexes is what the accesses of a warp to one memory share: the
+// shift that sign-extends the index type, the memory's length, and where
+// each lane's copy of the memory starts (see machine.copies).
+type laneIndexes struct {
+	shift        uint8
+	n            uint64
+	base, stride int
+}
+
+// indexes returns the laneIndexes of the current warp's accesses to mem
+// with indexes of type t.
+func (m *machine) indexes(mem *memory, t ir.Type) laneIndexes {
+	base, stride := m.copies(mem)
+	return laneIndexes{shift: extendShifts[t] & 63, n: uint64(mem.n), base: base, stride: stride}
+}
+
+// element returns the element of mem's data (in lane l's copy) that lane
+// l reaches with its index in idx, and whether the index lies in mem. A
+// negative index (or an unsigned one of 2^63 or more) is a large unsigned
+// number.
+func (x *laneIndexes) element(idx *vec, l int) (int, bool) {
+	s := x.shift & 63
+	i := uint64(int64(idx[l]<<s) >> s)
+	return x.base + l*x.stride + int(i), i < x.n
 }
 
 // warpAccess returns what the accesses of one statement to mem by the
@@ -30,99 +53,154 @@ func (m *machine) warpAccess(mem *memory, kind accessKind, sameValue bool, site 
 // loadLanes replaces the index (of type t) in out of every active lane by
 // the element of mem it reads.
 func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site int32) {
+	x := m.indexes(mem, t)
 	r := mem.region
 	switch {
 	case r != nil && r.shadow != nil:
-		a := m.warpAccess(mem, readAccess, false, site)
-		var h heldLock
-		defer h.free()
-		for mask := m.mask; mask != 0; mask &= mask - 1 {
-			l := bits.TrailingZeros32(mask)
-			i, ok := inBounds(mem, t, out[l])
-			if !ok {
-				m.outOfBounds(mem, t, out[l], pos, "read of")
-				return
-			}
-			a.thread = int16(m.warpBase + l)
-			out[l] = m.global(&h, mem, i, &a, nil, 0, 0)
-		}
+		m.globalLanes(mem, t, &x, out, nil, readAccess, false, pos, site)
 	case r != nil && r.shared:
-		a := m.warpAccess(mem, readAccess, false, site)
+		m.loadShared(mem, t, &x, out, pos, site)
+	case mem.elem == 4:
+		data := mem.data
 		for mask := m.mask; mask != 0; mask &= mask - 1 {
 			l := bits.TrailingZeros32(mask)
-			i, ok := inBounds(mem, t, out[l])
+			i, ok := x.element(out, l)
 			if !ok {
-				m.outOfBounds(mem, t, out[l], pos, "read of")
+				m.outOfBounds(mem, t, out[l], pos, accessWhat[readAccess])
 				return
 			}
-			i += m.copyBase(mem, l)
-			out[l] = loadBits(mem.data, mem.elem, i)
-			a.thread = int16(m.warpBase + l)
-			if mem.cells == 1 {
-				s := r.records.at(mem.cell + i)
-				if s.body == a.body && s.flags&written != 0 && s.writer == a.mem {
-					switch {
-					case s.epoch != a.blockEpoch:
-						s.first(&a) // nothing to race with
-						continue
-					case s.sets[writeAccess].who == 0:
-						s.sets[readAccess].add(&a) // reads race with writes only
-						continue
-					}
-				}
-			}
-			m.sharedAccess(mem, i, &a)
+			out[l] = uint64(binary.LittleEndian.Uint32(data[4*i : 4*i+4]))
 		}
 	default:
 		for mask := m.mask; mask != 0; mask &= mask - 1 {
 			l := bits.TrailingZeros32(mask)
-			i, ok := inBounds(mem, t, out[l])
+			i, ok := x.element(out, l)
 			if !ok {
-				m.outOfBounds(mem, t, out[l], pos, "read of")
+				m.outOfBounds(mem, t, out[l], pos, accessWhat[readAccess])
 				return
 			}
-			out[l] = loadBits(mem.data, mem.elem, i+m.copyBase(mem, l))
+			out[l] = loadBits(mem.data, mem.elem, i)
 		}
+	}
+}
+
+// quickAccesses lets the accesses that race with nothing (the first of a
+// barrier interval to a cell of shared memory, see cellRecord.firstRead,
+// or of the launch to a cell of global memory) be recorded in a loop
+// without calls, which keeps its state in registers; tests turn it off to
+// compare with the general checks.
+var quickAccesses = true
+
+// quickCells returns the records of the elements of shared memory mem, in
+// the order of its data, when each element is one cell and the records
+// lie in one slice (for the loops of loadShared and storeShared), else
+// nil.
+func quickCells(mem *memory) []cellRecord {
+	if flat := mem.region.records.flat; quickAccesses && mem.cells == 1 && flat != nil {
+		return flat[mem.cell:]
+	}
+	return nil
+}
+
+// loadShared is loadLanes for shared memory.
+func (m *machine) loadShared(mem *memory, t ir.Type, x *laneIndexes, out *vec, pos ir.Pos, site int32) {
+	a := m.warpAccess(mem, readAccess, false, site)
+	records, data, elem, warpBase := mem.region.records, mem.data, mem.elem, m.warpBase
+	cells := quickCells(mem)
+	for mask := m.mask; mask != 0; mask &= mask - 1 {
+		// The lanes whose reads are recorded without a call.
+		for ; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := x.element(out, l)
+			if !ok || uint(i) >= uint(len(cells)) {
+				break
+			}
+			a.thread = int16(warpBase + l)
+			if !cells[i].firstRead(&a) {
+				break
+			}
+			out[l] = loadBits(data, elem, i)
+		}
+		if mask == 0 {
+			return
+		}
+		l := bits.TrailingZeros32(mask)
+		i, ok := x.element(out, l)
+		if !ok {
+			m.outOfBounds(mem, t, out[l], pos, accessWhat[readAccess])
+			return
+		}
+		out[l] = loadBits(data, elem, i)
+		a.thread = int16(warpBase + l)
+		if mem.cells == 1 {
+			if s := records.at(mem.cell + i); s.firstRead(&a) {
+				continue
+			} else if s.body == a.body && s.flags&written != 0 && s.writer == a.mem &&
+				s.epoch == a.blockEpoch && s.sets[writeAccess].who == 0 {
+				s.sets[readAccess].add(&a) // reads race with writes only
+				continue
+			}
+		}
+		m.sharedAccess(mem, i, &a)
 	}
 }
 
 // storeLanes writes the value in val of every active lane to the element
 // of mem its index (of type t) in idx names.
 func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bool, pos ir.Pos, site int32) {
+	if m.stop {
+		return
+	}
+	x := m.indexes(mem, t)
+	switch r := mem.region; {
+	case r == nil:
+		m.storeLocal(mem, t, &x, idx, val, pos)
+	case !r.shared:
+		m.globalLanes(mem, t, &x, idx, val, writeAccess, sameValue, pos, site)
+	default:
+		m.storeShared(mem, t, &x, idx, val, sameValue, pos, site)
+	}
+}
+
+// storeShared is storeLanes for shared memory.
+func (m *machine) storeShared(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, sameValue bool, pos ir.Pos, site int32) {
 	a := m.warpAccess(mem, writeAccess, sameValue, site)
-	r := mem.region
-	var h heldLock
-	defer h.free()
+	records, data, elem, warpBase := mem.region.records, mem.data, mem.elem, m.warpBase
+	cells := quickCells(mem)
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
-		l := bits.TrailingZeros32(mask)
-		i, ok := inBounds(mem, t, idx[l])
-		if !ok {
-			m.outOfBounds(mem, t, idx[l], pos, "write to")
+		// The lanes whose writes are recorded without a call.
+	quick:
+		for ; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := x.element(idx, l)
+			if !ok || uint(i) >= uint(len(cells)) {
+				break
+			}
+			a.thread, a.value = int16(warpBase+l), val[l]
+			switch s := &cells[i]; {
+			case s.firstWrite(&a):
+			case s.ownCell(&a):
+				s.noteOwnWrite(&a)
+			default:
+				break quick
+			}
+			storeBits(data, elem, i, val[l])
+		}
+		if mask == 0 {
 			return
 		}
-		a.thread, a.value = int16(m.warpBase+l), val[l]
-		i += m.copyBase(mem, l)
-		switch {
-		case r == nil:
-			storeBits(mem.data, mem.elem, i, val[l])
-			continue
-		case !r.shared:
-			m.global(&h, mem, i, &a, nil, 0, 0)
-			continue
+		l := bits.TrailingZeros32(mask)
+		i, ok := x.element(idx, l)
+		if !ok {
+			m.outOfBounds(mem, t, idx[l], pos, accessWhat[writeAccess])
+			return
 		}
-		storeBits(mem.data, mem.elem, i, val[l])
+		a.thread, a.value = int16(warpBase+l), val[l]
+		storeBits(data, elem, i, val[l])
 		if mem.cells == 1 {
-			s := r.records.at(mem.cell + i)
-			if s.body != a.body {
-				*s = cellRecord{body: a.body}
-				s.first(&a)
+			if s := records.at(mem.cell + i); s.firstWrite(&a) {
 				continue
-			}
-			if s.epoch != a.blockEpoch {
-				s.first(&a)
-				continue
-			}
-			if s.alone(&a) {
+			} else if s.body == a.body && s.epoch == a.blockEpoch && s.alone(&a) {
 				s.note(&a)
 				continue
 			}
@@ -131,24 +209,53 @@ func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bo
 	}
 }
 
+// storeLocal is storeLanes for a memory no other thread sees.
+func (m *machine) storeLocal(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, pos ir.Pos) {
+	if mem.elem == 4 {
+		data := mem.data
+		for mask := m.mask; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := x.element(idx, l)
+			if !ok {
+				m.outOfBounds(mem, t, idx[l], pos, accessWhat[writeAccess])
+				return
+			}
+			binary.LittleEndian.PutUint32(data[4*i:4*i+4], uint32(val[l]))
+		}
+		return
+	}
+	for mask := m.mask; mask != 0; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		i, ok := x.element(idx, l)
+		if !ok {
+			m.outOfBounds(mem, t, idx[l], pos, accessWhat[writeAccess])
+			return
+		}
+		storeBits(mem.data, mem.elem, i, val[l])
+	}
+}
+
 // atomicLanes applies fn, with the operand in val and comparand in cmp, to
 // the element of mem the index (of type t) in idx names, for every active
 // lane; it leaves the elements' old values in old and returns the lanes
 // that made their access.
 func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, fn atomicFn, pos ir.Pos, site int32) uint32 {
+	x := m.indexes(mem, t)
 	a := m.warpAccess(mem, atomicAccess, false, site)
 	var h heldLock
 	defer h.free()
 	done, changed := uint32(0), false
+	if r := mem.region; r != nil && !r.shared {
+		m.touchGlobal(mem, &x, idx)
+	}
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
 		l := bits.TrailingZeros32(mask)
-		i, ok := inBounds(mem, t, idx[l])
+		i, ok := x.element(idx, l)
 		if !ok {
-			m.outOfBounds(mem, t, idx[l], pos, "atomic on")
+			m.outOfBounds(mem, t, idx[l], pos, accessWhat[atomicAccess])
 			break
 		}
 		a.thread = int16(m.warpBase + l)
-		i += m.copyBase(mem, l)
 		if r := mem.region; r == nil || r.shared {
 			old[l] = loadBits(mem.data, mem.elem, i)
 			storeBits(mem.data, mem.elem, i, fn(old[l], val[l], cmp[l]))
@@ -165,6 +272,97 @@ func (m *machine) atomicLanes(mem *memory, t ir.Type, idx, val, cmp, old *vec, f
 		m.changedGlobal()
 	}
 	return done
+}
+
+// globalLanes makes the reads (kind readAccess: idx gets the elements
+// read) or plain writes (of the values in val) of the active lanes to
+// global memory mem, which some statement of the launch writes.
+func (m *machine) globalLanes(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, kind accessKind, sameValue bool, pos ir.Pos, site int32) {
+	a := m.warpAccess(mem, kind, sameValue, site)
+	var h heldLock
+	defer h.free()
+	write := kind == writeAccess
+	r, data, elem, warpBase := mem.region, mem.data, mem.elem, m.warpBase
+	owner := uint32(m.block-m.run.phase) + 1
+	quick := quickAccesses && mem.cells == 1
+	if !write {
+		m.touchGlobal(mem, x, idx)
+	}
+	for mask := m.mask; mask != 0 && !(write && m.stop); mask &= mask - 1 {
+		// The lanes that make the launch's first access to their cell,
+		// in the group of cells whose lock h holds, without a call.
+		for ; quick && mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			i, ok := x.element(idx, l)
+			if !ok {
+				break
+			}
+			cell := mem.cell + i
+			w, lock, ok := r.shadow.quickAt(cell)
+			if !ok || lock != h.lock || *w != 0 {
+				break
+			}
+			a.thread = int16(warpBase + l)
+			if write {
+				a.value = val[l]
+			}
+			if !m.intervals.quickFirst(r.base+uint64(cell), &a) {
+				break
+			}
+			*w = firstWord(owner, &a)
+			if write {
+				storeBits(data, elem, i, val[l])
+			} else {
+				idx[l] = loadBits(data, elem, i)
+			}
+		}
+		if mask == 0 {
+			return
+		}
+		l := bits.TrailingZeros32(mask)
+		i, ok := x.element(idx, l)
+		if !ok {
+			m.outOfBounds(mem, t, idx[l], pos, accessWhat[kind])
+			return
+		}
+		a.thread = int16(warpBase + l)
+		if write {
+			a.value = val[l]
+			m.global(&h, mem, i, &a, nil, 0, 0)
+		} else {
+			idx[l] = m.global(&h, mem, i, &a, nil, 0, 0)
+		}
+	}
+}
+
+// largeRegion is the number of cells from which a global region is taken
+// to be larger than the caches: its words alone take a megabyte.
+const largeRegion = 1 << 18
+
+// touchGlobal reads, for the active lanes whose index in idx lies in mem,
+// a global memory of a large region, the word of the element's first cell
+// and its first byte, before the warp reads them or applies atomics to
+// them: the processor fetches them from memory all at once, and the
+// accesses, made one after the other, find them in the cache. (Not before
+// plain writes: a read of a page never touched would map it for reading,
+// and the write fault it again.) The values read are not used (they race
+// with the writes of other workers, made under the cells' locks).
+func (m *machine) touchGlobal(mem *memory, x *laneIndexes, idx *vec) {
+	r := mem.region
+	if !touchesGlobal || r.cells < largeRegion {
+		return
+	}
+	var sum uint32
+	for mask := m.mask; mask != 0; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		if i, ok := x.element(idx, l); ok {
+			if w, _, ok := r.shadow.quickAt(mem.cell + i*mem.cells); ok {
+				sum += *w
+			}
+			sum += uint32(mem.data[i*mem.elem])
+		}
+	}
+	m.touched += sum
 }
 
 // global makes access a to element i of global memory mem, which some
@@ -188,7 +386,14 @@ func (m *machine) global(h *heldLock, mem *memory, i int, a *access, fn atomicFn
 		storeBits(mem.data, mem.elem, i, fn(old, operand, compare))
 	}
 	v := *w
-	nv, c, race := betweenBlocks(v, uint32(m.block-m.run.phase)+1, a, old)
+	owner := uint32(m.block-m.run.phase) + 1
+	if v == 0 {
+		// The launch's first access to the cell: nothing to race with.
+		*w = firstWord(owner, a)
+		m.intervals.first(r.base+uint64(cell), a)
+		return old
+	}
+	nv, c, race := betweenBlocks(v, owner, a, old)
 	*w = nv
 	if v&ownerMask == 0 {
 		m.intervals.first(r.base+uint64(cell), a)

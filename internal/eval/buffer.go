@@ -49,11 +49,11 @@ func loadBits(data []byte, size, i int) uint64 {
 	case 1:
 		return uint64(data[i])
 	case 2:
-		return uint64(binary.LittleEndian.Uint16(data[2*i:]))
+		return uint64(binary.LittleEndian.Uint16(data[2*i : 2*i+2]))
 	case 4:
-		return uint64(binary.LittleEndian.Uint32(data[4*i:]))
+		return uint64(binary.LittleEndian.Uint32(data[4*i : 4*i+4]))
 	}
-	return binary.LittleEndian.Uint64(data[8*i:])
+	return binary.LittleEndian.Uint64(data[8*i : 8*i+8])
 }
 
 // storeBits writes v as element i of size bytes to data.
@@ -62,10 +62,10 @@ func storeBits(data []byte, size, i int, v uint64) {
 	case 1:
 		data[i] = byte(v)
 	case 2:
-		binary.LittleEndian.PutUint16(data[2*i:], uint16(v))
+		binary.LittleEndian.PutUint16(data[2*i:2*i+2], uint16(v))
 	case 4:
-		binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
+		binary.LittleEndian.PutUint32(data[4*i:4*i+4], uint32(v))
 	default:
-		binary.LittleEndian.PutUint64(data[8*i:], v)
+		binary.LittleEndian.PutUint64(data[8*i:8*i+8], v)
 	}
 }

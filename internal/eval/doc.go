@@ -47,7 +47,14 @@
 // The IR is compiled once per launch into a tree of Go closures that work on
 // whole warps of values held as uint64 bits, with each node's type known
 // when it is compiled; intermediate warps come from a per-worker stack, and
-// memory accesses are made a warp at a time (access.go). An operator's
+// memory accesses are made a warp at a time (access.go): the commonest,
+// which race with nothing (the first access of a barrier interval to a
+// shared cell, a write after accesses of its own thread only, the launch's
+// first access to a global cell), are recorded in loops that make no call
+// and keep their state in registers, and the others take the general
+// checks; the reads and atomics of a warp on a global region larger than
+// the caches read their cells first, so that the processor fetches them at
+// once. An operator's
 // operands are read where they are (a constant from a warp of it made at
 // compile time, a thread-level variable from its lanes), and the
 // commonest operators have vector forms that compute a warp in one loop

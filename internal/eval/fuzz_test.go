@@ -2,6 +2,7 @@ package eval
 
 import (
 	"errors"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -56,6 +57,21 @@ func FuzzEval(f *testing.F) {
 // fuzzLaunch draws a kernel and its arguments from seed and changes them
 // as how says.
 func fuzzLaunch(t *testing.T, seed int64, blocks, how, depth int) (*ir.Kernel, []Arg, int) {
+	k, args, nblocks, err := drawLaunch(seed, blocks, how, depth)
+	switch {
+	case errors.Is(err, errNoKernel):
+		t.Skip(err)
+	case err != nil:
+		t.Fatal(err)
+	}
+	return k, args, nblocks
+}
+
+// errNoKernel is drawLaunch's error when the generator draws no kernel.
+var errNoKernel = errors.New("the generator drew no kernel")
+
+// drawLaunch is fuzzLaunch, returning an error where it stops the test.
+func drawLaunch(seed int64, blocks, how, depth int) (*ir.Kernel, []Arg, int, error) {
 	if how == illFormed {
 		g := &randomIR{r: rand.New(rand.NewSource(seed)), vars: map[ir.Type]*ir.Var{}, arrays: map[ir.Type][]*ir.Array{}}
 		k := kernel(64, nil, nil)
@@ -69,12 +85,12 @@ func fuzzLaunch(t *testing.T, seed int64, blocks, how, depth int) (*ir.Kernel, [
 			k.Shared = append(k.Shared, s)
 		}
 		k.Body = g.stmts(ir.GridLevel, 1+depth)
-		return k, args, 1 + blocks%3
+		return k, args, 1 + blocks%3, nil
 	}
 	res := irgen.Kernel(depth)(gopter.DefaultGenParameters().CloneWithSeed(seed))
 	v, ok := res.Retrieve()
 	if !ok {
-		t.Skip("the generator drew no kernel")
+		return nil, nil, 0, errNoKernel
 	}
 	p := v.(*irgen.Program)
 	k, nblocks := p.Kernel, p.Blocks
@@ -93,7 +109,7 @@ func fuzzLaunch(t *testing.T, seed int64, blocks, how, depth int) (*ir.Kernel, [
 	case compiled, brokenLayout:
 		c, err := codegen.Compile(k, codegen.DefaultTarget)
 		if err != nil {
-			t.Fatalf("a generated kernel does not compile: %v\n%s", err, irgen.FormatKernel(k))
+			return nil, nil, 0, fmt.Errorf("a generated kernel does not compile: %v\n%s", err, irgen.FormatKernel(k))
 		}
 		k = c
 		if how == brokenLayout {
@@ -121,7 +137,7 @@ func fuzzLaunch(t *testing.T, seed int64, blocks, how, depth int) (*ir.Kernel, [
 			args[0] = Arg{Buffer: NewBuffer(ir.Bool, 3)}
 		}
 	}
-	return k, args, nblocks
+	return k, args, nblocks, nil
 }
 
 // checkPositioned fails t unless err is nil or a tree of joined *ir.Error

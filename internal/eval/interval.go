@@ -95,17 +95,30 @@ func (t *intervalTable) enter(epoch uint32) {
 
 // first records a, the first access of the launch to cell.
 func (t *intervalTable) first(cell uint64, a *access) {
+	if t.quickFirst(cell, a) {
+		return
+	}
 	if t.indexed {
 		rec, _ := t.at(cell)
 		rec.first(a)
 		return
 	}
-	if len(t.firsts) == cap(t.firsts) {
-		// Doubled, not grown by a quarter as append grows large slices:
-		// an interval may list millions of accesses.
-		t.firsts = slices.Grow(t.firsts, max(cap(t.firsts), 1<<8))
+	// Doubled, not grown by a quarter as append grows large slices: an
+	// interval may list millions of accesses.
+	t.firsts = slices.Grow(t.firsts, max(cap(t.firsts), 1<<8))
+	t.quickFirst(cell, a)
+}
+
+// quickFirst is first when that needs no call: it reports whether it
+// recorded a (when the list has room).
+func (t *intervalTable) quickFirst(cell uint64, a *access) bool {
+	n := len(t.firsts)
+	if t.indexed || n == cap(t.firsts) {
+		return false
 	}
-	t.firsts = append(t.firsts, firstAccess{cell, *a})
+	t.firsts = t.firsts[:n+1]
+	t.firsts[n] = firstAccess{cell, *a}
+	return true
 }
 
 // lookUp returns the record of cell in the current interval, as at does,

@@ -63,16 +63,17 @@ const (
 	perThread                // the thread's own: a local array
 )
 
-// copyBase returns the first element of the copy of mem that lane l of
-// the current warp reaches; data holds the copies one after another.
-func (m *machine) copyBase(mem *memory, l int) int {
+// copies returns where the copy of mem that each lane of the current warp
+// reaches starts: lane l's at element base + l*stride of data, which holds
+// the copies one after another.
+func (m *machine) copies(mem *memory) (base, stride int) {
 	switch mem.per {
 	case perWarp:
-		return m.warpBase / warpSize * mem.n
+		return m.warpBase / warpSize * mem.n, 0
 	case perThread:
-		return (m.warpBase + l) * mem.n
+		return m.warpBase * mem.n, mem.n
 	}
-	return 0
+	return 0, 0
 }
 
 // allocated returns the memory of a shared or local array a of slot for
@@ -120,7 +121,8 @@ type machine struct {
 	warpEpoch   []uint32
 	intervals   *intervalTable // global memory's records of the current interval
 
-	steps    int // not yet added to the run's count
+	touched  uint32 // the sum of what touchGlobal reads, which keeps its reads
+	steps    int    // not yet added to the run's count
 	wait     waitState
 	stop     bool
 	findings []finding

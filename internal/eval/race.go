@@ -171,22 +171,83 @@ func (s *cellRecord) note(a *access) {
 	s.sets[a.kind].add(a)
 }
 
+// firstRead records a, a read of shared memory through the array that last
+// wrote the cell in a's block body, when it is the first access of its
+// barrier interval to the cell (which then races with nothing and reads
+// written bytes), and reports whether it was: a read sharedAccess records
+// the same way and reports nothing about. It makes no call, so that a
+// loop over a warp's lanes keeps its state in registers.
+func (s *cellRecord) firstRead(a *access) bool {
+	if s.body != a.body || s.flags&written == 0 || s.writer != a.mem || s.epoch == a.blockEpoch {
+		return false
+	}
+	s.epoch = a.blockEpoch
+	s.sets = [3]accessSet{readAccess: {who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}}
+	s.flags &^= epochMixed
+	return true
+}
+
+// firstWrite records a, a plain write of shared memory, when it is the
+// first access of its block body or of its barrier interval to the cell
+// (which then races with nothing), and reports whether it was: a write
+// sharedAccess records the same way and reports nothing about. It makes
+// no call, as firstRead.
+func (s *cellRecord) firstWrite(a *access) bool {
+	switch {
+	case s.body != a.body:
+		*s = cellRecord{body: a.body}
+	case s.epoch == a.blockEpoch:
+		return false
+	}
+	s.epoch = a.blockEpoch
+	s.sets = [3]accessSet{writeAccess: {who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}}
+	s.flags |= written | epochMixed
+	s.writer = a.mem
+	if a.sameValue {
+		s.value = a.value
+		s.flags &^= epochMixed
+	}
+	return true
+}
+
+// ownCell reports whether a, a plain write of shared memory that is not
+// a SameValue write, follows in its barrier interval only accesses of its
+// own thread in its warp epoch, so that it races with none of them.
+func (s *cellRecord) ownCell(a *access) bool {
+	return !a.sameValue && s.body == a.body && s.epoch == a.blockEpoch && s.alone(a)
+}
+
+// noteOwnWrite records a write for which ownCell holds, as note does. It
+// makes no call, as firstRead.
+func (s *cellRecord) noteOwnWrite(a *access) {
+	s.flags |= written | epochMixed
+	s.writer = a.mem
+	if w := &s.sets[writeAccess]; w.who == 0 {
+		*w = accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
+	}
+}
+
 // first records a as the first access of its epoch.
 func (s *cellRecord) first(a *access) {
 	s.epoch = a.blockEpoch
-	s.sets = [3]accessSet{}
-	s.sets[a.kind] = accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
-	s.flags &^= epochMixed
+	set := accessSet{who: a.thread + 1, warpEpoch: a.warpEpoch, site: a.site, mem: a.mem}
 	switch a.kind {
+	case readAccess:
+		s.sets = [3]accessSet{readAccess: set}
+		s.flags &^= epochMixed
 	case writeAccess:
+		s.sets = [3]accessSet{writeAccess: set}
+		s.flags |= written
+		s.writer = a.mem
 		if a.sameValue {
 			s.value = a.value
+			s.flags &^= epochMixed
 		} else {
 			s.flags |= epochMixed
 		}
-		fallthrough
 	case atomicAccess:
-		s.flags |= written
+		s.sets = [3]accessSet{atomicAccess: set}
+		s.flags = s.flags&^epochMixed | written
 		s.writer = a.mem
 	}
 }
@@ -208,17 +269,30 @@ func (s *cellRecord) check(a *access) (conflict, bool) {
 // recordPageBits sets the size of the pages of a recordMemory.
 const recordPageBits = 10
 
+// flatRecords is the most cells of a recordMemory that holds its records
+// in one slice, allocated at once: a block's shared arrays are mostly
+// small, and a flat slice is the quickest to look a cell up in.
+const flatRecords = 1 << 14
+
 // recordMemory is the records of the cells of one shared region of one
-// block, allocated in pages as they are touched.
+// block: in one slice for a small region, else in pages allocated as they
+// are touched.
 type recordMemory struct {
+	flat  []cellRecord
 	pages [][]cellRecord
 }
 
 func newRecordMemory(n int) *recordMemory {
+	if n <= flatRecords {
+		return &recordMemory{flat: make([]cellRecord, n)}
+	}
 	return &recordMemory{pages: make([][]cellRecord, (n>>recordPageBits)+1)}
 }
 
 func (rm *recordMemory) at(i int) *cellRecord {
+	if rm.flat != nil {
+		return &rm.flat[i]
+	}
 	p := rm.pages[i>>recordPageBits]
 	if p == nil {
 		p = make([]cellRecord, 1<<recordPageBits)
@@ -230,6 +304,7 @@ func (rm *recordMemory) at(i int) *cellRecord {
 // reset forgets every record, for when the block bodies' generation
 // counter wraps around.
 func (rm *recordMemory) reset() {
+	clear(rm.flat)
 	for _, p := range rm.pages {
 		clear(p)
 	}

@@ -92,20 +92,30 @@ func wordsBytes(cells int64) int64 {
 
 // at returns the word of cell and the lock of its group.
 func (bw *blockWords) at(cell int) (word, lock *uint32) {
-	if bw.small != nil {
-		return &bw.small[cell], &bw.smallLocks[cell>>lockBits]
+	if word, lock, ok := bw.quickAt(cell); ok {
+		return word, lock
 	}
 	slot := &bw.pages[cell>>wordPageBits]
-	p := slot.Load()
+	p := wordPages.Get().(*wordPage)
+	if !slot.CompareAndSwap(nil, p) {
+		wordPages.Put(p)
+	}
+	word, lock, _ = bw.quickAt(cell)
+	return word, lock
+}
+
+// quickAt is at when that needs no call: ok is false when the cell's page
+// is not allocated yet.
+func (bw *blockWords) quickAt(cell int) (word, lock *uint32, ok bool) {
+	if bw.small != nil {
+		return &bw.small[cell], &bw.smallLocks[cell>>lockBits], true
+	}
+	p := bw.pages[cell>>wordPageBits].Load()
 	if p == nil {
-		p = wordPages.Get().(*wordPage)
-		if !slot.CompareAndSwap(nil, p) {
-			wordPages.Put(p)
-			p = slot.Load()
-		}
+		return nil, nil, false
 	}
 	i := cell & (1<<wordPageBits - 1)
-	return &p.words[i], &p.locks[i>>lockBits]
+	return &p.words[i], &p.locks[i>>lockBits], true
 }
 
 // heldLock is the lock of a group of cells that a warp's accesses hold:
@@ -162,6 +172,17 @@ func (bw *blockWords) release() {
 			wordPages.Put(p)
 		}
 	}
+}
+
+// firstWord returns the word of a cell after access a of the block whose
+// owner field is owner, the first access of the launch to the cell: what
+// betweenBlocks returns for the word 0, with no conflict.
+func firstWord(owner uint32, a *access) uint32 {
+	v := owner | kindBit(a.kind)<<ownerShift
+	if a.kind == writeAccess && !a.sameValue {
+		v |= mixedBit
+	}
+	return v
 }
 
 // betweenBlocks checks access a of the block whose owner field is owner
