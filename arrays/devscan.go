@@ -52,6 +52,16 @@ type DeviceScanShape struct {
 	// against the length; only the last tile is checked element by
 	// element.
 	FullTiles bool
+	// WarpRows, when set, has each warp read and write the 32×PerThread
+	// consecutive elements it scans itself, by rows of 32, meeting its
+	// lanes at a warp barrier: the block meets at two barriers fewer per
+	// tile. Without it the block reads and writes its tile by rows of
+	// Threads elements.
+	WarpRows bool
+	// Backoff is the nanoseconds the look-back sleeps before it reads
+	// again a window of status words of which one was not yet published;
+	// 0 polls at once. At most ir.MaxSleepNanos.
+	Backoff uint32
 }
 
 // DefaultDeviceScanShape is the shape DeviceScanKernel uses: 256 threads
@@ -78,15 +88,24 @@ func (sh DeviceScanShape) Check() error {
 			sh.Threads, ir.WarpSize, ir.WarpSize)
 	case sh.PerThread < 1 || sh.PerThread > maxDevScanPerThread:
 		return fmt.Errorf("device scan shape: %d elements per thread, want 1 to %d", sh.PerThread, maxDevScanPerThread)
+	case sh.Backoff > ir.MaxSleepNanos:
+		return fmt.Errorf("device scan shape: a backoff of %d ns, want at most %d", sh.Backoff, ir.MaxSleepNanos)
 	}
 	return nil
 }
 
-// String names the shape, e.g. "256x16" or "256x16/full".
+// String names the shape, e.g. "256x16", "256x16/full" or
+// "256x16/full/warprows/backoff100".
 func (sh DeviceScanShape) String() string {
 	name := fmt.Sprintf("%dx%d", sh.Threads, sh.PerThread)
 	if sh.FullTiles {
 		name += "/full"
+	}
+	if sh.WarpRows {
+		name += "/warprows"
+	}
+	if sh.Backoff > 0 {
+		name += fmt.Sprintf("/backoff%d", sh.Backoff)
 	}
 	return name
 }
@@ -225,53 +244,54 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 		}
 	}
 
-	// Rows in: row j of the tile is the Threads elements from
-	// first + j*Threads; past the input's end, identity.
-	byTile(b, func(bounded bool) func(*dsl.Block) {
-		return func(b *dsl.Block) {
-			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
-				at := dsl.Let(t, s.at(tid)).Exp
-				for j := range perThread {
-					ix := dsl.Let(t, first.Add(dsl.N(uint32(j*threads))).Add(tid))
-					x := s.in.At(ix.Exp)
-					if bounded {
-						x = dsl.Select(ix.Lt(s.in.Len()), x, s.identity)
-					}
-					elems.Store(t, s.rowAt(at, tid, j), x)
-				}
-			})
-		}
-	})
-	b.Sync()
-
-	// Each thread scans its consecutive elements in registers, and its
-	// warp the threads' totals; each element is left in shared memory
-	// scanned from the start of its warp's elements.
-	b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
-		at := dsl.Let(t, s.at(tid.Mul(dsl.N(uint32(perThread)))))
-		xs := make([]dsl.Exp[T], perThread)
-		for e := range xs {
-			xs[e] = dsl.Let(t, elems.At(at.Add(dsl.N(uint32(e))))).Exp
-		}
-		total := xs[0]
-		for _, x := range xs[1:] {
-			total = dsl.Let(t, s.op(total, x)).Exp
-		}
-		upTo := WarpScan(t, s.op, total, dsl.N(ir.WarpSize))
-		acc := dsl.Let(t, s.before(t, upTo))
-		for e, x := range xs {
-			if exclusive {
-				elems.Store(t, at.Add(dsl.N(uint32(e))), acc.Exp)
-				acc.Set(s.op(acc.Exp, x))
-			} else {
-				acc.Set(s.op(acc.Exp, x))
-				elems.Store(t, at.Add(dsl.N(uint32(e))), acc.Exp)
+	if s.shape.WarpRows {
+		// Warp w reads the 32×PerThread elements it scans by rows of 32:
+		// row j of warp w is the 32 elements from
+		// first + w×32×PerThread + 32j; past the input's end, identity.
+		byTile(b, func(bounded bool) func(*dsl.Block) {
+			return func(b *dsl.Block) {
+				b.ForAllWarps(dsl.N(uint32(warps)), func(w *dsl.Warp, wid dsl.U32) {
+					w.ForAll(dsl.N(ir.WarpSize), func(t *dsl.Thread, lane dsl.U32) {
+						for j := range perThread {
+							e := dsl.Let(t, s.warpRow(wid, lane, j)).Exp
+							ix := dsl.Let(t, first.Add(e))
+							x := s.in.At(ix.Exp)
+							if bounded {
+								x = dsl.Select(ix.Lt(s.in.Len()), x, s.identity)
+							}
+							elems.Store(t, s.at(e), x)
+						}
+					})
+					w.Sync()
+					w.ForAll(dsl.N(ir.WarpSize), func(t *dsl.Thread, lane dsl.U32) {
+						s.scanThread(t, elems, warpTotals, wid.Mul(dsl.N(ir.WarpSize)).Add(lane), exclusive)
+					})
+				})
 			}
-		}
-		t.If(dsl.LaneOf(tid).Eq(dsl.N(ir.WarpSize-1)), func(t *dsl.Thread) {
-			warpTotals.Store(t, dsl.WarpOf(tid), upTo)
 		})
-	})
+	} else {
+		// Rows in: row j of the tile is the Threads elements from
+		// first + j*Threads; past the input's end, identity.
+		byTile(b, func(bounded bool) func(*dsl.Block) {
+			return func(b *dsl.Block) {
+				b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+					at := dsl.Let(t, s.at(tid)).Exp
+					for j := range perThread {
+						ix := dsl.Let(t, first.Add(dsl.N(uint32(j*threads))).Add(tid))
+						x := s.in.At(ix.Exp)
+						if bounded {
+							x = dsl.Select(ix.Lt(s.in.Len()), x, s.identity)
+						}
+						elems.Store(t, s.rowAt(at, tid, j), x)
+					}
+				})
+			}
+		})
+		b.Sync()
+		b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+			s.scanThread(t, elems, warpTotals, tid, exclusive)
+		})
+	}
 	b.Sync()
 
 	// One warp publishes the tile's aggregate, looks back for the prefix
@@ -302,6 +322,30 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 	b.Sync()
 
 	// Rows out: the elements of warp w are raised by warpPrefix[w].
+	if s.shape.WarpRows {
+		byTile(b, func(bounded bool) func(*dsl.Block) {
+			return func(b *dsl.Block) {
+				b.ForAllWarps(dsl.N(uint32(warps)), func(w *dsl.Warp, wid dsl.U32) {
+					w.ForAll(dsl.N(ir.WarpSize), func(t *dsl.Thread, lane dsl.U32) {
+						prefix := dsl.Let(t, warpPrefix.At(wid)).Exp
+						for j := range perThread {
+							e := dsl.Let(t, s.warpRow(wid, lane, j)).Exp
+							ix := dsl.Let(t, first.Add(e))
+							store := func(t *dsl.Thread) {
+								s.out.Store(t, ix.Exp, s.op(prefix, elems.At(s.at(e))))
+							}
+							if bounded {
+								t.If(ix.Lt(s.out.Len()), store)
+							} else {
+								store(t)
+							}
+						}
+					})
+				})
+			}
+		})
+		return
+	}
 	byTile(b, func(bounded bool) func(*dsl.Block) {
 		return func(b *dsl.Block) {
 			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
@@ -321,6 +365,45 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 			})
 		}
 	})
+}
+
+// scanThread has thread tid scan its PerThread consecutive elements of
+// elems in registers and its warp the threads' totals, leaving each
+// element scanned from the start of its warp's elements, and the warp's
+// last lane the warp's total in warpTotals.
+func (s devScan[T]) scanThread(t *dsl.Thread, elems, warpTotals dsl.Array[T], tid dsl.U32, exclusive bool) {
+	perThread := s.shape.PerThread
+	at := dsl.Let(t, s.at(tid.Mul(dsl.N(uint32(perThread)))))
+	xs := make([]dsl.Exp[T], perThread)
+	for e := range xs {
+		xs[e] = dsl.Let(t, elems.At(at.Add(dsl.N(uint32(e))))).Exp
+	}
+	total := xs[0]
+	for _, x := range xs[1:] {
+		total = dsl.Let(t, s.op(total, x)).Exp
+	}
+	upTo := WarpScan(t, s.op, total, dsl.N(ir.WarpSize))
+	acc := dsl.Let(t, s.before(t, upTo))
+	for e, x := range xs {
+		if exclusive {
+			elems.Store(t, at.Add(dsl.N(uint32(e))), acc.Exp)
+			acc.Set(s.op(acc.Exp, x))
+		} else {
+			acc.Set(s.op(acc.Exp, x))
+			elems.Store(t, at.Add(dsl.N(uint32(e))), acc.Exp)
+		}
+	}
+	t.If(dsl.LaneOf(tid).Eq(dsl.N(ir.WarpSize-1)), func(t *dsl.Thread) {
+		warpTotals.Store(t, dsl.WarpOf(tid), upTo)
+	})
+}
+
+// warpRow returns the tile index of lane's element of row j of warp wid,
+// when warps read their own elements (WarpRows): warp w's are the
+// 32×PerThread from w×32×PerThread, row j the 32 from there + 32j.
+func (s devScan[T]) warpRow(wid, lane dsl.U32, j int) dsl.U32 {
+	perWarp := uint32(ir.WarpSize * s.shape.PerThread)
+	return wid.Mul(dsl.N(perWarp)).Add(dsl.N(uint32(j * ir.WarpSize))).Add(lane)
 }
 
 // at returns the shared-memory index of tile element i (see padEvery).
@@ -389,6 +472,9 @@ func (s devScan[T]) lookBack(t *dsl.Thread, lane, tile dsl.U32) dsl.Exp[T] {
 		read(t)
 		pending := dsl.Let(t, dsl.Any(t, flagOf(word.Exp).Eq(dsl.N(statusEmpty))))
 		t.While(pending.Exp, func(t *dsl.Thread) {
+			if s.shape.Backoff > 0 {
+				dsl.Sleep(t, s.shape.Backoff)
+			}
 			read(t)
 			pending.Set(dsl.Any(t, flagOf(word.Exp).Eq(dsl.N(statusEmpty))))
 		})

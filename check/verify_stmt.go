@@ -50,6 +50,11 @@ func (v *verifier) stmt(s ir.Stmt) {
 		v.atomic(s)
 	case *ir.Fence:
 		v.atLevel(s.Pos, ir.ThreadLevel, "a fence")
+	case *ir.Sleep:
+		v.atLevel(s.Pos, ir.ThreadLevel, "a sleep")
+		if s.Nanos > ir.MaxSleepNanos {
+			v.errorf(s.Pos, "a sleep of %d ns: at most %d (about a millisecond)", s.Nanos, ir.MaxSleepNanos)
+		}
 	case *ir.Shuffle:
 		v.shuffle(s)
 	case *ir.Ballot:

@@ -98,6 +98,9 @@ func (c *cloner) stmt(s ir.Stmt) ir.Stmt {
 	case *ir.Fence:
 		n := *s
 		return &n
+	case *ir.Sleep:
+		n := *s
+		return &n
 	case *ir.Shuffle:
 		return &ir.Shuffle{Mode: s.Mode, Result: c.variable(s.Result), Value: c.expr(s.Value),
 			Lane: c.expr(s.Lane), Pos: s.Pos}

@@ -107,7 +107,7 @@ func orderedKernel(t ir.Type) *ir.Kernel {
 			if ir.OrderAllowed(ir.AtomicLoad, o) {
 				body = append(body, &ir.Atomic{Op: ir.AtomicLoad, Order: o, Array: a, Index: i, Result: r, Pos: at(12)})
 			}
-			body = append(body, &ir.Fence{Pos: at(13)})
+			body = append(body, &ir.Fence{Pos: at(13)}, &ir.Sleep{Nanos: 100, Pos: at(13)})
 			if ir.OrderAllowed(ir.AtomicStore, o) {
 				body = append(body, &ir.Atomic{Op: ir.AtomicStore, Order: o, Array: a,
 					Index: bin(ir.And, bin(ir.Add, i, u32(1)), u32(63)), Value: r, Pos: at(14)})

@@ -156,6 +156,9 @@ __obs_fn unsigned int __ballot_sync(unsigned int m, bool p) { return __nvvm_vote
 // Memory fence at GPU scope.
 __obs_fn void __threadfence() { __nvvm_membar_gl(); }
 
+// Sleep of about ns nanoseconds (sm_70 and later).
+__obs_fn void __nanosleep(unsigned int ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
+
 // Warp match (sm_70 and later) of 32 and 64-bit integers; the printer
 // passes floats as their bits.
 __obs_fn unsigned int __match_any_sync(unsigned int m, unsigned int v) { return __nvvm_match_any_sync_i32(m, v); }

@@ -144,6 +144,8 @@ func (p *printer) stmt(s ir.Stmt) {
 		p.atomic(s)
 	case *ir.Fence:
 		p.line("__threadfence();")
+	case *ir.Sleep:
+		p.line("__nanosleep(%du);", s.Nanos)
 	case *ir.If:
 		p.ifChain(s)
 	case *ir.For:

@@ -148,6 +148,17 @@ func Fence(t *Thread) {
 	}
 }
 
+// Sleep suspends the thread for about nanos nanoseconds (__nanosleep): the
+// backoff of a thread that polls memory for other threads' results, which
+// leaves the memory system to the threads it waits for. It changes nothing
+// else. nanos above ir.MaxSleepNanos (a millisecond) is an error.
+func Sleep(t *Thread, nanos uint32) {
+	pos := callerPos()
+	if s := open(t, "Sleep", pos); s != nil {
+		s.add(&ir.Sleep{Nanos: nanos, Pos: pos})
+	}
+}
+
 func (a Array[T]) fetch(t *Thread, st *ir.Atomic) Exp[T] {
 	pos := callerPos()
 	op := "Atomic" + st.Op.String()

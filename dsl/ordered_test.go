@@ -9,7 +9,8 @@ import (
 
 // TestMemoryOrderingsAreChecked checks that a load with Release, a store
 // with Acquire and a load of an input are errors at the user's line, and
-// that the allowed orderings and a fence build.
+// that the allowed orderings, a fence and a sleep build, and that a sleep
+// past a millisecond is an error there too.
 func TestMemoryOrderingsAreChecked(t *testing.T) {
 	build := func(body func(t *dsl.Thread, in, flags dsl.Array[uint32])) error {
 		k := dsl.NewKernel("ordered", 32)
@@ -24,6 +25,7 @@ func TestMemoryOrderingsAreChecked(t *testing.T) {
 	if err := build(func(t *dsl.Thread, _, flags dsl.Array[uint32]) {
 		x := flags.AtomicLoad(t, dsl.N(0), dsl.Acquire)
 		dsl.Fence(t)
+		dsl.Sleep(t, 100)
 		flags.AtomicStore(t, dsl.N(1), x.Add(flags.AtomicLoad(t, dsl.N(2), dsl.Relaxed)), dsl.Release)
 		flags.AtomicStore(t, dsl.N(3), x, dsl.Relaxed)
 	}); err != nil {
@@ -43,6 +45,9 @@ func TestMemoryOrderingsAreChecked(t *testing.T) {
 		{"a load of an input", func(t *dsl.Thread, in, flags dsl.Array[uint32]) {
 			flags.AtomicStore(t, dsl.N(0), in.AtomicLoad(t, dsl.N(0), dsl.Relaxed), dsl.Relaxed)
 		}, "input"},
+		{"a sleep past a millisecond", func(t *dsl.Thread, _, _ dsl.Array[uint32]) {
+			dsl.Sleep(t, 1_000_001)
+		}, "a sleep of 1000001 ns"},
 	} {
 		err := build(c.body)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "ordered_test.go:") {

@@ -255,6 +255,19 @@ type Fence struct {
 	Pos Pos
 }
 
+// Sleep suspends the thread for about Nanos nanoseconds (__nanosleep,
+// sm_70 and later; the hardware may sleep anywhere from 0 to twice as
+// long): the backoff of a thread that waits for other threads, leaving
+// the memory system to them. It has no other effect.
+type Sleep struct {
+	Nanos uint32
+	Pos   Pos
+}
+
+// MaxSleepNanos is the longest Sleep: CUDA's __nanosleep sleeps at most
+// about a millisecond.
+const MaxSleepNanos = 1_000_000
+
 // ShuffleMode selects a warp shuffle.
 type ShuffleMode uint8
 
@@ -341,6 +354,9 @@ func (s *Atomic) Position() Pos { return s.Pos }
 func (s *Fence) Position() Pos { return s.Pos }
 
 // Position implements Stmt.
+func (s *Sleep) Position() Pos { return s.Pos }
+
+// Position implements Stmt.
 func (s *Shuffle) Position() Pos { return s.Pos }
 
 // Position implements Stmt.
@@ -359,6 +375,7 @@ func (*ForAll) isStmt()   {}
 func (*Sync) isStmt()     {}
 func (*Atomic) isStmt()   {}
 func (*Fence) isStmt()    {}
+func (*Sleep) isStmt()    {}
 func (*Shuffle) isStmt()  {}
 func (*Ballot) isStmt()   {}
 func (*MatchAny) isStmt() {}

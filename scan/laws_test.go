@@ -206,8 +206,11 @@ func TestScanLengthsAtTheTileEdges(t *testing.T) {
 // testShapes are block shapes of the scan besides the default: few and
 // many threads, odd and even elements per thread, padding after every 32
 // words and after every 96, rows that split a warp's elements, and both
-// settings of FullTiles.
+// settings of FullTiles, warps reading their own rows, and a backoff.
 var testShapes = []arrays.DeviceScanShape{
+	{Threads: 256, PerThread: 16, FullTiles: true, WarpRows: true, Backoff: 64},
+	{Threads: 96, PerThread: 6, WarpRows: true},
+	{Threads: 64, PerThread: 7, FullTiles: true, WarpRows: true},
 	{Threads: 128, PerThread: 24, FullTiles: true},
 	{Threads: 512, PerThread: 8},
 	{Threads: 256, PerThread: 12, FullTiles: true},

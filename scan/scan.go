@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
@@ -84,10 +85,7 @@ func NewShaped[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind 
 	}
 	name := fmt.Sprintf("deviceScan%s_%v", kind, dsl.TypeOf[T]())
 	if shape != arrays.DefaultDeviceScanShape {
-		name += fmt.Sprintf("_%dx%d", shape.Threads, shape.PerThread)
-		if shape.FullTiles {
-			name += "_full"
-		}
+		name += "_" + strings.ReplaceAll(shape.String(), "/", "_")
 	}
 	k, err := arrays.DeviceScanKernelShaped(name, op, dsl.Lit(identity), kind == Exclusive, shape).Build()
 	if err != nil {

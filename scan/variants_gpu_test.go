@@ -32,6 +32,15 @@ var variantShapes = []arrays.DeviceScanShape{
 	{Threads: 128, PerThread: 24, FullTiles: true},
 	{Threads: 256, PerThread: 12, FullTiles: true},
 	{Threads: 256, PerThread: 16, FullTiles: true},
+	{Threads: 256, PerThread: 16, WarpRows: true},
+	{Threads: 256, PerThread: 16, FullTiles: true, WarpRows: true},
+	{Threads: 256, PerThread: 16, FullTiles: true, WarpRows: true, Backoff: 32},
+	{Threads: 256, PerThread: 16, FullTiles: true, Backoff: 32},
+	{Threads: 256, PerThread: 16, FullTiles: true, Backoff: 128},
+	{Threads: 128, PerThread: 16, FullTiles: true, WarpRows: true},
+	{Threads: 256, PerThread: 12, FullTiles: true, WarpRows: true},
+	{Threads: 512, PerThread: 16, FullTiles: true, WarpRows: true},
+	{Threads: 256, PerThread: 24, FullTiles: true, WarpRows: true},
 }
 
 // The timing of TestGPUScanVariants, as cmd/obsbench times: untimed

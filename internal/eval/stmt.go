@@ -93,6 +93,10 @@ func (c *compiler) stmt(s ir.Stmt, outer *scope) stmtFn {
 		if s != nil {
 			return func(*machine) {} // every access is sequentially consistent here
 		}
+	case *ir.Sleep:
+		if s != nil {
+			return func(*machine) {} // waiting threads are scheduled in turn here
+		}
 	case *ir.MatchAny:
 		if s != nil {
 			sc.pos = s.Pos
