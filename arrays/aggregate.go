@@ -96,7 +96,7 @@ func WarpAggregateRuns[K dsl.Integer, T dsl.Number](t *dsl.Thread, op Op[T], key
 			// v holds the total of the lanes from this one up to lane+d-1 or
 			// its run's end; it takes lane+d's when no run starts in between.
 			after := dsl.Shuffle(t, dsl.ShuffleDown, v.Exp, dsl.N(d))
-			t.If(next.And(dsl.N(1<<d-1)).Eq(dsl.N(0)), func(t *dsl.Thread) { v.Set(op(v.Exp, after)) })
+			v.Set(dsl.Select(next.And(dsl.N(1<<d-1)).Eq(dsl.N(0)), op(v.Exp, after), v.Exp))
 		}
 	})
 	return head.And(holds.Exp), v.Exp
