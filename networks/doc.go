@@ -2,7 +2,9 @@
 // (Svensson, "An embedded language for data-parallel programming", MSc
 // thesis, 2008), written in the DSL with the thesis' combinators from
 // package arrays: odd-even transposition sort (of a constant length, and
-// length-parametric), the bubble-sort network and Batcher's bitonic sort.
+// length-parametric), the bubble-sort network, Batcher's bitonic sort and
+// iterative vsort (with its permutations computed, looked up in tables
+// with TblLook, or parametric in the length).
 //
 // Each sorter is a block-level program on a Pull array, generic over the
 // key type, reading as its Haskell does:
@@ -25,7 +27,7 @@
 //	}
 //
 // The sorters' limits: SortOET, BubbleSort and BitonicSort take an array of
-// constant length (BitonicSort a power of two); SortOETParam an array of any
+// constant length (BitonicSort and the vsorts a power of two); SortOETParam an array of any
 // length up to a constant capacity, padded with the largest key. Kernel
 // runs a sorter on many independent batches of uint32 keys, one block per
 // batch, padding a last short batch (and, for Bitonic, every batch to a

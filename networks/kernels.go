@@ -25,6 +25,13 @@ const (
 	// Bitonic is BitonicSort: depth log2(n)(log2(n)+1)/2, batches padded to
 	// a power of two.
 	Bitonic
+	// VSort is VSortIt, batches padded to a power of two.
+	VSort
+	// VSortTables is VSortItTab, its riffle and tau tables passed to the
+	// kernel as input arrays "riffleTable" and "tauTable".
+	VSortTables
+	// VSortParametric is VSortParam, batches padded to a power of two.
+	VSortParametric
 )
 
 // algorithm is what the package knows of an Algorithm.
@@ -35,6 +42,23 @@ type algorithm struct {
 	// param: the batch length is a kernel parameter.
 	param bool
 	sort  func(b *dsl.Block, a Pull[uint32]) Pull[uint32]
+	// tables, when set, makes the tables the kernel takes for a capacity,
+	// and sortTab sorts with them.
+	tables  func(capacity int) [][]uint32
+	sortTab func(b *dsl.Block, tables []Pull[uint32], a Pull[uint32]) Pull[uint32]
+}
+
+// tableNames are the names of the kernel parameters that pass the tables.
+var tableNames = []string{"riffleTable", "tauTable"}
+
+// vsortTables returns VSortItTab's tables for a capacity.
+func vsortTables(capacity int) [][]uint32 {
+	return [][]uint32{RiffleTable(capacity), TauTable(capacity)}
+}
+
+// vsortTab is VSortItTab taking its tables as a list.
+func vsortTab(b *dsl.Block, tables []Pull[uint32], a Pull[uint32]) Pull[uint32] {
+	return VSortItTab(b, tables[0], tables[1], a)
 }
 
 var algorithms = map[Algorithm]algorithm{
@@ -42,11 +66,14 @@ var algorithms = map[Algorithm]algorithm{
 	OddEvenTranspositionParam: {name: "oddEvenTranspositionParam", param: true},
 	Bubble:                    {name: "bubble", sort: BubbleSort[uint32]},
 	Bitonic:                   {name: "bitonic", pow2: true, sort: BitonicSort[uint32]},
+	VSort:                     {name: "vsort", pow2: true, sort: VSortIt[uint32]},
+	VSortTables:               {name: "vsortTables", pow2: true, tables: vsortTables, sortTab: vsortTab},
+	VSortParametric:           {name: "vsortParam", pow2: true, sort: VSortParam[uint32]},
 }
 
 // Algorithms returns every Algorithm, in the order of their values.
 func Algorithms() []Algorithm {
-	return []Algorithm{OddEvenTransposition, OddEvenTranspositionParam, Bubble, Bitonic}
+	return []Algorithm{OddEvenTransposition, OddEvenTranspositionParam, Bubble, Bitonic, VSort, VSortTables, VSortParametric}
 }
 
 // String returns the algorithm's name.
@@ -115,13 +142,21 @@ func Kernel(alg Algorithm, batch int) (*dsl.Kernel, error) {
 		})
 		return k, nil
 	}
+	sort := a.sort
+	if a.tables != nil {
+		var tables []Pull[uint32]
+		for _, name := range tableNames[:len(a.tables(int(cap)))] {
+			tables = append(tables, arrays.FromArray(dsl.Input[uint32](k, name)))
+		}
+		sort = func(b *dsl.Block, x Pull[uint32]) Pull[uint32] { return a.sortTab(b, tables, x) }
+	}
 	k.Body(func(g *dsl.Grid) {
 		batches := arrays.SplitUp(size, largest, arrays.FromArray(in))
 		arrays.WriteTo(g, out, arrays.MapBlocks(batches, size, func(b *dsl.Block, _ dsl.U32, part Pull[uint32]) arrays.Push[*dsl.Block, uint32] {
 			if cap > size {
 				part = arrays.Append(part, arrays.Replicate(dsl.N(cap-size), largest))
 			}
-			return arrays.ToPush[*dsl.Block](arrays.Take(dsl.N(size), a.sort(b, part)))
+			return arrays.ToPush[*dsl.Block](arrays.Take(dsl.N(size), sort(b, part)))
 		}))
 	})
 	return k, nil

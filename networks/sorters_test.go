@@ -126,3 +126,36 @@ func TestOETParamOneKernelEveryBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestTablesArePermutations checks RiffleTable and TauTable against the
+// thesis' definitions on Go slices: riffle, and tau n = one rev ->- two
+// (tau (n-1)).
+func TestTablesArePermutations(t *testing.T) {
+	var tau func(n int, idx []uint32) []uint32
+	tau = func(n int, idx []uint32) []uint32 {
+		if n == 0 {
+			return idx
+		}
+		h := len(idx) / 2
+		oneRev := append(slices.Clone(idx[:h]), idx[h:]...)
+		slices.Reverse(oneRev[h:])
+		return append(tau(n-1, oneRev[:h]), tau(n-1, oneRev[h:])...)
+	}
+	for m := 1; m <= 11; m++ {
+		n := 1 << m
+		ids := make([]uint32, n)
+		for i := range ids {
+			ids[i] = uint32(i)
+		}
+		if got, want := networks.TauTable(n), tau(m-1, ids); !slices.Equal(got, want) {
+			t.Errorf("TauTable(%d) = %v, want %v", n, got, want)
+		}
+		riffle := make([]uint32, 0, n)
+		for i := 0; i < n/2; i++ {
+			riffle = append(riffle, uint32(i), uint32(i+n/2))
+		}
+		if got := networks.RiffleTable(n); !slices.Equal(got, riffle) {
+			t.Errorf("RiffleTable(%d) = %v, want %v", n, got, riffle)
+		}
+	}
+}
