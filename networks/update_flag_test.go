@@ -1,0 +1,3 @@
+package networks_test
+
+import _ "github.com/obsidian-go/obsidian/internal/golden"
