@@ -205,6 +205,19 @@ func badInputs() []badInput {
 				})
 			})
 		}, "PartitionCount with a nil predicate"},
+		{"LookBack of aggregates of no constant length", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				status := dsl.Shared[uint64](b, 64)
+				arrays.LookBack(b, dsl.U32.Add, dsl.N(0), status, dsl.N(0), dsl.N(0), arrays.FromArray(in)) // bad: LookBack of aggregates of no constant length
+			})
+		}, "LookBack of aggregates whose length is not a constant"},
+		{"LookBack of 64-bit values", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				status := dsl.Shared[uint64](b, 64)
+				aggs := arrays.Generate(dsl.N(8), func(i dsl.U32) dsl.U64 { return dsl.Cast[uint64](i) })
+				arrays.LookBack(b, dsl.U64.Add, dsl.Lit[uint64](0), status, dsl.N(0), dsl.N(0), aggs) // bad: LookBack of 64-bit values
+			})
+		}, "LookBack of uint64 values: its status words hold 32-bit values"},
 		{"BlockMultisplit of 0-bit digits", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				arrays.BlockMultisplit(b, 0, arrays.FromArray(in), digitOf) // bad: BlockMultisplit of 0-bit digits

@@ -67,7 +67,11 @@
 // DeviceScanKernel is a whole kernel: the scan of an array of any length
 // by the grid in a single pass with decoupled look-back (CUB's
 // DeviceScan), built from these collectives and the atomic loads and
-// stores of dsl; package scan runs it.
+// stores of dsl; package scan runs it. LookBack is its look-back on its
+// own, over a vector of values per tile (a radix sort pass's digit counts,
+// as in Onesweep): a block publishes its tile's vector and gets, for each
+// element, the combination over the tiles before, one thread per element
+// waiting only for blocks that took their tile earlier from NextTile.
 //
 // The warp aggregations combine the values of the lanes of a warp that
 // hold equal keys, in lane order, and make the lowest lane of each key its

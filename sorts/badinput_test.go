@@ -172,16 +172,34 @@ var badInputs = []badInput{
 	{"paper OccurrenceSort key below lo", func(f *badFixture) error {
 		return errOf(f.paper.OccurrenceSort(f.zeros(2), f.buf(9, 10), 10, 20))
 	}, sorts.ErrKeyOutOfRange, "", "[10, 20)"},
-	{"Sort keys spanning every uint32", func(f *badFixture) error { return errOf(f.fast.Sort([]uint32{0, math.MaxUint32})) }, sorts.ErrBadRange, "", "[0, 4294967295]"},
 	{"CountingSortAuto keys spanning more than MaxBins", func(f *badFixture) error {
 		return f.fast.CountingSortAuto(f.zeros(2), f.buf(7, 7+sorts.MaxBins))
 	}, sorts.ErrBadRange, "", "1073741825 values"},
-	{"SortInt32 keys spanning every int32", func(f *badFixture) error {
-		return errOf(f.fast.SortInt32([]int32{math.MaxInt32, 0, math.MinInt32}))
-	}, sorts.ErrBadRange, "", "[-2147483648, 2147483647]"},
-	{"SortInt32 keys spanning MaxBins+1 values", func(f *badFixture) error {
-		return errOf(f.fast.SortInt32([]int32{-1, sorts.MaxBins - 1}))
-	}, sorts.ErrBadRange, "", "[-1, 1073741823]"},
+	{"RadixSort with a nil output", func(f *badFixture) error { return sorts.RadixSort(f.fast, nil, f.buf(1, 2)) }, nil, "out", "nil buffer"},
+	{"RadixSort of freed keys", func(f *badFixture) error { return sorts.RadixSort(f.fast, f.zeros(4), f.freed(4)) }, nil, "keys", "free"},
+	{"RadixSort output of the wrong length", func(f *badFixture) error { return sorts.RadixSort(f.fast, f.zeros(3), f.buf(1, 2)) }, nil, "out", "3 elements for 2 keys"},
+	{"RadixSort output overlapping the keys", func(f *badFixture) error {
+		b := f.buf(4, 3, 2, 1, 0, 9)
+		return sorts.RadixSort(f.fast, b.View(1, 5), b.View(0, 5))
+	}, nil, "out", "shares memory with keys"},
+	{"RadixSort of bits past the key", func(f *badFixture) error { return sorts.RadixSort(f.fast, f.zeros(2), f.buf(1, 2), sorts.Bits(8, 33)) }, sorts.ErrBadRange, "", "bits [8, 33) of 32-bit keys"},
+	{"RadixSort of an empty bit range", func(f *badFixture) error { return sorts.RadixSort(f.fast, f.zeros(2), f.buf(1, 2), sorts.Bits(4, 4)) }, sorts.ErrBadRange, "", "bits [4, 4)"},
+	{"SortPairs values of the wrong length", func(f *badFixture) error {
+		return sorts.SortPairs(f.fast, f.zeros(2), f.zeros(2), f.buf(1, 2), f.zeros(3))
+	}, nil, "values", "3 elements for 2 keys"},
+	{"SortPairs values sharing the keys' memory", func(f *badFixture) error {
+		keys := f.buf(2, 1)
+		return sorts.SortPairs(f.fast, f.zeros(2), f.zeros(2), keys, keys)
+	}, nil, "values", "shares memory with keys"},
+	{"Argsort into the keys", func(f *badFixture) error {
+		keys := f.buf(2, 1)
+		return sorts.Argsort(f.fast, keys, keys)
+	}, nil, "out", "shares memory with keys"},
+	{"RadixSortUnique into the keys", func(f *badFixture) error {
+		keys := f.buf(2, 1)
+		return errOf(sorts.RadixSortUnique(f.fast, keys, keys))
+	}, nil, "out", "shares memory with keys"},
+	{"RadixSort on a closed Sorter", func(f *badFixture) error { return sorts.RadixSort(f.closedSorter, f.zeros(1), f.buf(1)) }, sorts.ErrClosed, "", "closed"},
 	{"Histogram bins past 2^32-1", func(f *badFixture) error {
 		return f.fast.Histogram(f.zeros(10), f.buf(0), math.MaxUint32-5)
 	}, sorts.ErrBadRange, "", "run past the largest key"},

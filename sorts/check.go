@@ -58,14 +58,20 @@ const maxKernelLen = math.MaxUint32
 // checkBuffer returns a *BufferError when b cannot be used as the argument
 // arg on the Sorter's device.
 func (s *Sorter) checkBuffer(arg string, b *runtime.Buffer[uint32]) error {
+	return checkBufferOn(s.dev, arg, b)
+}
+
+// checkBufferOn returns a *BufferError when b, of any element type, cannot
+// be used as the argument arg on dev.
+func checkBufferOn[T runtime.Scalar](dev runtime.Device, arg string, b *runtime.Buffer[T]) error {
 	var err error
 	switch {
 	case b == nil:
 		err = errors.New("nil buffer")
 	case b.Mem() == nil:
 		err = errors.New("a zero Buffer: make buffers with runtime.Alloc or runtime.FromSlice")
-	case b.Device() != s.dev:
-		err = fmt.Errorf("the buffer is on %s, the Sorter on %s", b.Device().Name(), s.dev.Name())
+	case b.Device() != dev:
+		err = fmt.Errorf("the buffer is on %s, the Sorter on %s", b.Device().Name(), dev.Name())
 	default:
 		// Every use of a bad view, or of freed memory, fails with the
 		// runtime's error; an empty copy is a use that touches nothing.
@@ -79,7 +85,7 @@ func (s *Sorter) checkBuffer(arg string, b *runtime.Buffer[uint32]) error {
 
 // checkKernelLen returns a *BufferError wrapping ErrTooLarge when b is
 // longer than a kernel takes.
-func checkKernelLen(arg string, b *runtime.Buffer[uint32]) error {
+func checkKernelLen[T runtime.Scalar](arg string, b *runtime.Buffer[T]) error {
 	if uint64(b.Len()) > maxKernelLen {
 		return &BufferError{Arg: arg, Err: fmt.Errorf("%d elements, more than the 2^32-1 a kernel takes: %w", b.Len(), ErrTooLarge)}
 	}
@@ -106,11 +112,11 @@ func (s *Sorter) checkSortBuffers(out, keys *runtime.Buffer[uint32]) error {
 // and are not the same elements. The runtime does not say where a view
 // lies in its allocation, so two views of one allocation are taken to
 // overlap unless both are the whole of it.
-func checkSeparate(argA string, a *runtime.Buffer[uint32], argB string, b *runtime.Buffer[uint32], sameAllowed bool) error {
+func checkSeparate[A, B runtime.Scalar](argA string, a *runtime.Buffer[A], argB string, b *runtime.Buffer[B], sameAllowed bool) error {
 	if a.Mem() != b.Mem() {
 		return nil
 	}
-	same := a == b || a.Len() == a.Mem().Len() && b.Len() == b.Mem().Len()
+	same := any(a) == any(b) || a.Len() == a.Mem().Len() && b.Len() == b.Mem().Len()
 	if same && sameAllowed {
 		return nil
 	}

@@ -24,6 +24,37 @@
 // outside it sets a flag that the host turns into an error, and is never
 // used as an index.
 //
+// # Radix sort
+//
+// RadixSort sorts keys of every type of Key (32- and 64-bit unsigned and
+// signed integers and floats) with no range to declare, by Onesweep
+// (Adinets and Merrill 2022, CUB's DeviceRadixSort for large inputs), in
+// kernels written in the DSL (sorts/kernels): least significant digit
+// first, 8-bit digits, stable. One launch counts the digits of every pass
+// in one read of the keys; each pass is then one launch in which a block
+// takes a tile of keys from an atomic counter, ranks them by digit
+// (arrays.BlockMultisplit), finds the counts of its digits in the tiles
+// before it by a decoupled look-back (arrays.LookBack) and writes its keys
+// in digit order. Floats sort in IEEE 754 totalOrder (-NaN < -Inf < ... <
+// -0 < +0 < ... < +Inf < +NaN), compared by their bits. SortPairs moves
+// values (32- or 64-bit) with their keys, Argsort gives the keys' positions
+// in sorted order, RadixSortUnique and SortUniqueSlice keep the first of
+// each run of equal keys (arrays.PartitionCount, a scan, and
+// arrays.PartitionRanks), SortSlice sorts a slice. The option Bits sorts
+// by a range of bits only, as CUB's begin_bit and end_bit; the slice
+// functions find the bits in which the keys differ and run a pass per
+// digit of them only (none when all the keys are equal). RadixSort,
+// SortPairs and Argsort enqueue their launches and read nothing back;
+// RadixSortUnique reads back the number of distinct keys. The radix sort's
+// kernels are loaded on first use, per key and value type. It takes up to
+// MaxRadixKeys keys, and its scratch is n keys (and values) and 8 bytes
+// per digit per tile of look-back state.
+//
+// Sort, SortInt32 and SortUnique sort by counting or occurrence sort when
+// the keys span at most MaxBins values, and by the radix sort otherwise,
+// so that every slice sorts; CountingSortAuto and OccurrenceSortAuto still
+// return ErrBadRange for such keys.
+//
 // # Bad input and cost
 //
 // Every method of a Sorter checks its arguments before it touches the

@@ -1,5 +1,7 @@
 package sorts
 
+import "github.com/obsidian-go/obsidian/sorts/kernels"
+
 // SetWide sets the Sorter's strategy for tables too wide for shared
 // memory and for the reconstruct from a bitset (see wideStrategy), so that
 // the tests can check and time every variant.
@@ -7,4 +9,13 @@ func (s *Sorter) SetWide(window int, warpOccurs bool, warpReconstructWords int) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.wide = wideStrategy{window: window, warpOccurs: warpOccurs, warpReconstructWords: warpReconstructWords}
+}
+
+// SetRadixShape makes the radix sort's passes run in blocks of threads
+// threads of perThread keys, with digits of bits bits, so that the tests
+// reach many tiles with few keys; zero values restore the default.
+func (s *Sorter) SetRadixShape(threads, perThread, bits int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.radixShape = kernels.RadixShape{Threads: threads, PerThread: perThread, Bits: bits}
 }

@@ -11,6 +11,10 @@ import (
 // grown as a call needs: a field per use.
 type scratch struct {
 	hist, pos, starts, bits, bad, minmax, warpRanges *runtime.Buffer[uint32]
+	// radixHist and radixTiles are the radix sort's digit counts and
+	// tile counters; typed holds its buffers of other element types.
+	radixHist, radixTiles *runtime.Buffer[uint32]
+	typed                 map[typedSlot]anyBuffer
 	// totals and sums hold a scan's totals per tile (or chunk) and their
 	// scan, one per level of its recursion.
 	totals, sums []*runtime.Buffer[uint32]
@@ -18,7 +22,8 @@ type scratch struct {
 
 // all returns the fields of every scratch buffer.
 func (sc *scratch) all() []**runtime.Buffer[uint32] {
-	bufs := []**runtime.Buffer[uint32]{&sc.hist, &sc.pos, &sc.starts, &sc.bits, &sc.bad, &sc.minmax, &sc.warpRanges}
+	bufs := []**runtime.Buffer[uint32]{&sc.hist, &sc.pos, &sc.starts, &sc.bits, &sc.bad, &sc.minmax, &sc.warpRanges,
+		&sc.radixHist, &sc.radixTiles}
 	for i := range sc.totals {
 		bufs = append(bufs, &sc.totals[i])
 	}
@@ -36,6 +41,9 @@ func (sc *scratch) bytes() uint64 {
 			n += 4 * uint64((*b).Len())
 		}
 	}
+	for _, b := range sc.typed {
+		n += bufferBytes(b)
+	}
 	return n
 }
 
@@ -47,6 +55,10 @@ func (sc *scratch) release() error {
 			errs = append(errs, (*b).Free())
 			*b = nil // even if Free failed, it is not used again
 		}
+	}
+	for slot, b := range sc.typed {
+		errs = append(errs, b.Free())
+		delete(sc.typed, slot) // even if Free failed, it is not used again
 	}
 	return errors.Join(errs...)
 }
@@ -101,9 +113,20 @@ func (r request) String() string {
 // fails, the Sorter frees its scratch and tries once more; when that
 // fails too, it returns the error with all its scratch freed.
 func (s *Sorter) reserve(r request, needs ...need) error {
+	return s.reserveTyped(r, nil, needs...)
+}
+
+// reserveTyped is reserve with needs of scratch of other element types
+// than uint32 too.
+func (s *Sorter) reserveTyped(r request, typed []typedNeed, needs ...need) error {
 	var grow uint64
 	for _, nd := range needs {
 		if nd.short() {
+			grow += nd.bytes()
+		}
+	}
+	for _, nd := range typed {
+		if s.sc.short(nd) {
 			grow += nd.bytes()
 		}
 	}
@@ -111,9 +134,9 @@ func (s *Sorter) reserve(r request, needs ...need) error {
 		return err
 	}
 	held := s.sc.bytes()
-	err := s.grow(needs)
+	err := errors.Join(s.grow(needs), s.sc.growTyped(s.dev, typed))
 	if err != nil && held > 0 {
-		err = errors.Join(s.sc.release(), s.grow(needs))
+		err = errors.Join(s.sc.release(), s.grow(needs), s.sc.growTyped(s.dev, typed))
 	}
 	if err != nil {
 		return errors.Join(fmt.Errorf("sorts: %v: allocating %s of scratch on %s: %w", r, byteSize(grow), s.dev.Name(), err), s.sc.release())

@@ -49,6 +49,10 @@ type Sorter struct {
 	}
 	wide wideStrategy
 	sc   scratch
+	// radix holds the radix sort's kernels, loaded on first use, by name;
+	// radixShape, when not zero, replaces the shape of their blocks.
+	radix      map[string]runtime.Function
+	radixShape kernels.RadixShape
 }
 
 // kernelLoad is a kernel New builds and loads, and where it keeps it.
@@ -440,11 +444,16 @@ func (s *Sorter) keyRange(keys *runtime.Buffer[uint32]) (lo, hi uint32, ok bool,
 }
 
 // sortAuto finds the key range, then sorts on checked arguments; show
-// writes keys as the caller gave them, for errors.
-func (s *Sorter) sortAuto(out, keys *runtime.Buffer[uint32], unique bool, show keyFormat) (int, error) {
+// writes keys as the caller gave them, for errors. With anyRange, keys
+// spanning more than MaxBins values are sorted by the radix sort (see
+// radixWide) instead of failing.
+func (s *Sorter) sortAuto(out, keys *runtime.Buffer[uint32], unique bool, show keyFormat, anyRange bool) (int, error) {
 	lo, hi, ok, err := s.keyRange(keys)
 	if err != nil || !ok {
 		return 0, err
+	}
+	if anyRange && uint64(hi)-uint64(lo) >= MaxBins {
+		return s.radixWide(out, keys, lo, hi, unique)
 	}
 	bins, err := checkSpan(lo, hi, show)
 	if err != nil {
@@ -472,7 +481,7 @@ func (s *Sorter) auto(out, keys *runtime.Buffer[uint32], unique bool) (int, erro
 		if err := s.checkSortBuffers(out, keys); err != nil {
 			return 0, err
 		}
-		return s.sortAuto(out, keys, unique, unsignedKeys)
+		return s.sortAuto(out, keys, unique, unsignedKeys, false)
 	})
 }
 
@@ -523,11 +532,12 @@ func (s *Sorter) sortSlice(op string, keys []uint32, sort func(out, in *runtime.
 	return sorted, err
 }
 
-// Sort returns keys sorted, by counting sort over the keys' own range
-// (which must span at most MaxBins values).
+// Sort returns keys sorted, by counting sort over the keys' own range, or
+// by the radix sort (RadixSort) when they span more than MaxBins values:
+// every slice of at most MaxRadixKeys keys sorts.
 func (s *Sorter) Sort(keys []uint32) ([]uint32, error) {
 	return s.sortSlice("counting sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
-		return s.sortAuto(out, in, false, unsignedKeys)
+		return s.sortAuto(out, in, false, unsignedKeys, true)
 	})
 }
 
@@ -537,10 +547,11 @@ func (s *Sorter) SortRange(keys []uint32, lo, hi uint32) ([]uint32, error) {
 }
 
 // SortUnique returns the distinct keys sorted, by occurrence sort over the
-// keys' own range (which must span at most MaxBins values).
+// keys' own range, or by the radix sort and Unique's compaction when they
+// span more than MaxBins values.
 func (s *Sorter) SortUnique(keys []uint32) ([]uint32, error) {
 	return s.sortSlice("occurrence sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
-		return s.sortAuto(out, in, true, unsignedKeys)
+		return s.sortAuto(out, in, true, unsignedKeys, true)
 	})
 }
 
@@ -566,16 +577,16 @@ func (s *Sorter) slicesInRange(op string, keys []uint32, lo, hi uint32, unique b
 }
 
 // SortInt32 returns int32 keys sorted: they are offset by 2^31 into
-// uint32 keys of the same order, sorted over their own range (which must
-// span at most MaxBins values), and offset back. Errors name the int32
-// keys.
+// uint32 keys of the same order, sorted over their own range (by the
+// radix sort when it spans more than MaxBins values, as Sort), and offset
+// back. Errors name the int32 keys.
 func (s *Sorter) SortInt32(keys []int32) ([]int32, error) {
 	u := make([]uint32, len(keys))
 	for i, k := range keys {
 		u[i] = toOrdered(k)
 	}
 	sorted, err := s.sortSlice("counting sort", u, func(out, in *runtime.Buffer[uint32]) (int, error) {
-		return s.sortAuto(out, in, false, int32Keys)
+		return s.sortAuto(out, in, false, int32Keys, true)
 	})
 	if err != nil {
 		return nil, err

@@ -32,6 +32,13 @@
 // combine the updates of a warp's lanes that hit one cell before they reach
 // global memory.
 //
+// The radix sort's kernels (RadixHistogramKernel, RadixPassKernel) are
+// Onesweep's: a histogram of every pass's digits in one read of the keys,
+// then a pass per digit that ranks a tile with arrays.BlockMultisplit and
+// finds its digits' offsets with arrays.LookBack; UniqueCountsKernel and
+// UniqueKernel keep the first key of each run with arrays.PartitionCount
+// and arrays.PartitionRanks.
+//
 // Every per-key kernel checks its key against the declared range: a key
 // outside it sets a flag that the host turns into an error, and is never
 // used as an index.

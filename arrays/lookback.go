@@ -1,0 +1,105 @@
+package arrays
+
+import (
+	"github.com/obsidian-go/obsidian/dsl"
+)
+
+// Decoupled look-back over a vector of values per tile (Merrill and
+// Garland's single-pass scan, as Onesweep uses it for a radix sort's
+// digit counts): the blocks of a launch each hold one tile, taken in order
+// from an atomic counter (NextTile), and each has a vector of Width values
+// (a radix sort pass: its tile's count of every digit). LookBack gives
+// every block, for each element of the vector, the combination of that
+// element over all the tiles before its own, in one launch, waiting only
+// for blocks that took an earlier tile.
+//
+// The state is Width status words (uint64) per tile: status[tile*Width+i].
+// A word holds a flag in its high half and a 32-bit value in its low half,
+// written and read with one atomic access, so the value arrives with its
+// flag (as in DeviceScanKernel's status words). The flags carry an epoch:
+// in epoch e a tile publishes its aggregate with the flag 2e+1 and its
+// inclusive prefix with 2e+2, and a word whose flag is below 2e+1 is not
+// yet published. The state is zeroed once; successive launches that use it
+// with increasing epochs (the passes of a radix sort) need no zeroing
+// between them.
+
+// NextTile returns the tile the block takes: counter[at], incremented by
+// one thread with an atomic add, shared with the block through shared
+// memory (one barrier). A launch whose blocks take their tiles this way
+// numbers them in the order the blocks start, so a block that waits for
+// the tiles before its own waits only for blocks that have started: the
+// look-back of LookBack cannot wait for ever. counter[at] must be zero
+// when the launch starts; it ends holding the number of blocks.
+func NextTile(b *dsl.Block, counter dsl.Array[uint32], at dsl.U32) dsl.U32 {
+	ticket := dsl.Shared[uint32](b, 1)
+	b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
+		ticket.Store(t, dsl.N(0), counter.Fetch(t, dsl.AtomicAdd, at, dsl.N(1)))
+	})
+	b.Sync()
+	return dsl.Let(b, ticket.At(dsl.N(0))).Exp
+}
+
+// LookBack returns, at index i, the combination under op of element i of
+// the aggregates of every tile before tile, identity op agg_0[i] op ... op
+// agg_(tile-1)[i] (identity for tile 0), as a Pull array of the block's
+// shared memory. aggregates is the block's own vector, of a constant
+// length Width: its element i is read once. The block's (virtual) threads
+// each take an element: a thread publishes its tile's aggregate (tile 0
+// its inclusive prefix at once) in status[tile*Width+i], then reads the
+// words of the tiles before, nearest first, waiting while a word is not
+// published, combining their values until it meets an inclusive prefix,
+// and publishes its tile's inclusive prefix; a barrier ends the step.
+//
+// T is a 32-bit type (int32, uint32, float32) and identity op's identity;
+// op need not be commutative. epoch (up to 2^31-2) is the launch's: the
+// state must be zero before its first use, and each later launch on the
+// same state must use a larger epoch (see the file's comment). status must
+// hold Width words for every tile up to tile; tile must come from NextTile
+// (or another order in which no block waits for one that has not started).
+// A length that is not a constant, or T of 64 bits, is an error at the
+// user's line.
+func LookBack[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], status dsl.Array[uint64],
+	epoch, tile dsl.U32, aggregates Pull[T]) Pull[T] {
+	op = op.orInvalid("LookBack")
+	width, ok := constLen(aggregates.n)
+	var bad string
+	switch {
+	case !ok:
+		bad = "LookBack of aggregates whose length is not a constant"
+	case dsl.TypeOf[T]().Size() != 4:
+		bad = "LookBack of " + dsl.TypeOf[T]().String() + " values: its status words hold 32-bit values (int32, uint32, float32)"
+	}
+	if bad != "" {
+		invalid := dsl.Let(b, dsl.Invalid[T](bad)).Exp
+		return Replicate(dsl.N(1), invalid)
+	}
+	w := dsl.N(uint32(width))
+	aggregateFlag := dsl.Let(b, epoch.Mul(dsl.N(2)).Add(dsl.N(1))).Exp
+	inclusiveFlag := dsl.Let(b, aggregateFlag.Add(dsl.N(1))).Exp
+	prefixes := dsl.Shared[T](b, int(max(width, 1)))
+	b.ForAll(w, func(t *dsl.Thread, i dsl.U32) {
+		agg := dsl.Let(t, aggregates.At(i))
+		first := dsl.Let(t, tile.Eq(dsl.N(0)))
+		flag := dsl.Select(first.Exp, inclusiveFlag, aggregateFlag)
+		status.AtomicStore(t, tile.Mul(w).Add(i), pack(flag, agg.Exp), dsl.Relaxed)
+		prefix := dsl.Let(t, identity)
+		before := dsl.Let(t, tile) // the tile after the next one read
+		done := dsl.Let(t, first.Exp)
+		t.While(done.Not(), func(t *dsl.Thread) {
+			at := dsl.Let(t, before.Sub(dsl.N(1)).Mul(w).Add(i))
+			word := dsl.Let(t, status.AtomicLoad(t, at.Exp, dsl.Relaxed))
+			t.While(flagOf(word.Exp).Lt(aggregateFlag), func(t *dsl.Thread) {
+				word.Set(status.AtomicLoad(t, at.Exp, dsl.Relaxed))
+			})
+			prefix.Set(op(valueOf[T](word.Exp), prefix.Exp))
+			done.Set(flagOf(word.Exp).Eq(inclusiveFlag))
+			before.Set(before.Sub(dsl.N(1)))
+		})
+		t.If(first.Not(), func(t *dsl.Thread) {
+			status.AtomicStore(t, tile.Mul(w).Add(i), pack(inclusiveFlag, op(prefix.Exp, agg.Exp)), dsl.Relaxed)
+		})
+		prefixes.Store(t, i, prefix.Exp)
+	})
+	b.Sync()
+	return Take(w, FromArray(prefixes))
+}

@@ -1,0 +1,137 @@
+package arrays_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/proptest"
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// lookBackKernel returns the kernel whose every block takes a tile with
+// NextTile (from counter[epoch]), looks back over the width-element
+// vectors of aggs (tile t's at t*width) under op, and writes the result
+// at the same place of out.
+func lookBackKernel(threads, width int, op arrays.Op[uint32], identity dsl.U32) *dsl.Kernel {
+	k := dsl.NewKernel("lookBack", threads)
+	aggs := dsl.Input[uint32](k, "aggs")
+	out := dsl.Output[uint32](k, "out")
+	status := dsl.InOut[uint64](k, "status")
+	counter := dsl.InOut[uint32](k, "counter")
+	epoch := dsl.Param[uint32](k, "epoch")
+	w := dsl.N(uint32(width))
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(aggs.Len().Div(w), func(b *dsl.Block, _ dsl.U32) {
+			tile := arrays.NextTile(b, counter, epoch)
+			mine := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return aggs.At(tile.Mul(w).Add(i)) })
+			before := arrays.LookBack(b, op, identity, status, epoch, tile, mine)
+			b.ForAll(w, func(t *dsl.Thread, i dsl.U32) { out.Store(t, tile.Mul(w).Add(i), before.At(i)) })
+		})
+	})
+	return k
+}
+
+// lookBackWant is LookBack's law: element i of tile t is the combination
+// of element i of every tile before t, from identity.
+func lookBackWant(aggs []uint32, width int, op func(a, b uint32) uint32, identity uint32) []uint32 {
+	want := make([]uint32, len(aggs))
+	for i := range width {
+		acc := identity
+		for t := 0; t*width < len(aggs); t++ {
+			want[t*width+i] = acc
+			acc = op(acc, aggs[t*width+i])
+		}
+	}
+	return want
+}
+
+// lookBackCase is a run of the look-back kernel: several epochs on one
+// state, zeroed once.
+type lookBackCase struct {
+	threads, width, tiles, epochs int
+	seed                          uint64
+}
+
+// check runs the case on dev and returns what differs from the law, or "".
+func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint32], goOp func(a, b uint32) uint32, identity uint32) string {
+	where := fmt.Sprintf("LookBack under %s, %d threads, width %d, %d tiles: ", opName, c.threads, c.width, c.tiles)
+	kernel, err := lookBackKernel(c.threads, c.width, op, dsl.Lit(identity)).Build()
+	if err != nil {
+		return where + err.Error()
+	}
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		return where + err.Error()
+	}
+	status, err := runtime.Alloc[uint64](dev, c.tiles*c.width)
+	if err != nil {
+		return where + err.Error()
+	}
+	defer status.Free()
+	counter, err := runtime.Alloc[uint32](dev, c.epochs)
+	if err != nil {
+		return where + err.Error()
+	}
+	defer counter.Free()
+	if err := errors.Join(status.Fill(0), counter.Fill(0)); err != nil {
+		return where + err.Error()
+	}
+	r := rand.New(rand.NewPCG(c.seed, 0x100b))
+	for epoch := range c.epochs {
+		aggs := make([]uint32, c.tiles*c.width)
+		for i := range aggs {
+			aggs[i] = r.Uint32N(1 << 20)
+		}
+		in, err := runtime.FromSlice(dev, aggs)
+		if err != nil {
+			return where + err.Error()
+		}
+		out, err := runtime.Alloc[uint32](dev, len(aggs))
+		if err != nil {
+			in.Free()
+			return where + err.Error()
+		}
+		err = dev.Launch(fn, runtime.LaunchConfig{}, in, out, status, counter, uint32(epoch))
+		var got []uint32
+		if err == nil {
+			got, err = out.ToSlice()
+		}
+		in.Free()
+		out.Free()
+		if err != nil {
+			return where + err.Error()
+		}
+		if d := differ(fmt.Sprintf("epoch %d", epoch), got, lookBackWant(aggs, c.width, goOp, identity)); d != "" {
+			return where + d
+		}
+	}
+	return ""
+}
+
+// TestLookBackLaw checks LookBack against its law on the CPU evaluator:
+// random aggregates, vectors wider and narrower than the block, one tile
+// and several, three epochs on a state zeroed once (so that the words an
+// earlier epoch left count as unpublished), under Add and Max.
+func TestLookBackLaw(t *testing.T) {
+	dev := runtime.CPU()
+	params := proptest.Parameters(t, 12)
+	props := gopter.NewProperties(params)
+	props.Property("LookBack is the exclusive scan of each element over the tiles", prop.ForAll(
+		func(threads, width, tiles int, seed uint64) string {
+			c := lookBackCase{threads: threads, width: width, tiles: tiles, epochs: 3, seed: seed}
+			if d := c.check(dev, "Add", dsl.U32.Add, func(a, b uint32) uint32 { return a + b }, 0); d != "" {
+				return d
+			}
+			return c.check(dev, "Max", dsl.U32.Max, func(a, b uint32) uint32 { return max(a, b) }, 0)
+		},
+		gen.IntRange(1, 2).Map(func(w int) int { return 32 * w }), gen.IntRange(1, 100), gen.IntRange(1, 9), gen.UInt64()))
+	props.TestingRun(t)
+}

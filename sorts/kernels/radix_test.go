@@ -1,0 +1,79 @@
+package kernels_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
+)
+
+// radixKernels returns the radix sort's kernels for keys of type K with
+// values of every type, in the default shape for K.
+func radixKernels[K kernels.Key]() []*dsl.Kernel {
+	shape := kernels.RadixShapeFor(dsl.TypeOf[K]().Size())
+	return []*dsl.Kernel{kernels.RadixHistogramKernel[K](shape), kernels.RadixCopyKernel[K](),
+		kernels.RadixPassKernel[K, uint32](shape, kernels.KeysOnly), kernels.RadixPassKernel[K, uint32](shape, kernels.Positions),
+		kernels.RadixPassKernel[K, uint32](shape, kernels.Pairs), kernels.RadixPassKernel[K, int32](shape, kernels.Pairs),
+		kernels.RadixPassKernel[K, float32](shape, kernels.Pairs), kernels.RadixPassKernel[K, uint64](shape, kernels.Pairs),
+		kernels.RadixPassKernel[K, int64](shape, kernels.Pairs), kernels.RadixPassKernel[K, float64](shape, kernels.Pairs)}
+}
+
+// TestRadixKernelsBuild builds the radix sort's kernels of every key and
+// value type and checks that their names are distinct.
+func TestRadixKernelsBuild(t *testing.T) {
+	var ks []*dsl.Kernel
+	ks = append(ks, radixKernels[uint32]()...)
+	ks = append(ks, radixKernels[int32]()...)
+	ks = append(ks, radixKernels[float32]()...)
+	ks = append(ks, radixKernels[uint64]()...)
+	ks = append(ks, radixKernels[int64]()...)
+	ks = append(ks, radixKernels[float64]()...)
+	names := map[string]bool{}
+	for _, k := range ks {
+		built, err := k.Build()
+		if err != nil {
+			t.Errorf("%s: %v", k.Name(), err)
+			continue
+		}
+		if names[built.Name] {
+			t.Errorf("two kernels are named %s", built.Name)
+		}
+		names[built.Name] = true
+	}
+}
+
+// TestRadixShapeChecked checks that a bad shape is an error of the kernel
+// naming what is wrong.
+func TestRadixShapeChecked(t *testing.T) {
+	for _, c := range []struct {
+		shape kernels.RadixShape
+		want  string
+	}{
+		{kernels.RadixShape{Threads: 48, PerThread: 4, Bits: 8}, "48 threads per block"},
+		{kernels.RadixShape{Threads: 64, PerThread: 0, Bits: 8}, "0 keys per thread"},
+		{kernels.RadixShape{Threads: 64, PerThread: 4, Bits: 9}, "digits of 9 bits"},
+	} {
+		for _, k := range []*dsl.Kernel{kernels.RadixHistogramKernel[uint32](c.shape), kernels.RadixPassKernel[uint32, uint32](c.shape, kernels.KeysOnly)} {
+			_, err := k.Build()
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s of shape %+v: error %v, want one saying %q", k.Name(), c.shape, err, c.want)
+			}
+		}
+	}
+}
+
+// TestUniqueKernelsBuild builds the unique kernels of every key type.
+func TestUniqueKernelsBuild(t *testing.T) {
+	ks := []*dsl.Kernel{kernels.UniqueCountsKernel[uint32](), kernels.UniqueKernel[uint32](),
+		kernels.UniqueCountsKernel[int32](), kernels.UniqueKernel[int32](),
+		kernels.UniqueCountsKernel[float32](), kernels.UniqueKernel[float32](),
+		kernels.UniqueCountsKernel[uint64](), kernels.UniqueKernel[uint64](),
+		kernels.UniqueCountsKernel[int64](), kernels.UniqueKernel[int64](),
+		kernels.UniqueCountsKernel[float64](), kernels.UniqueKernel[float64]()}
+	for _, k := range ks {
+		if _, err := k.Build(); err != nil {
+			t.Errorf("%s: %v", k.Name(), err)
+		}
+	}
+}

@@ -1,0 +1,385 @@
+package sorts
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
+)
+
+// MaxRadixKeys is the most keys the radix sort takes: 2^31-1.
+const MaxRadixKeys = math.MaxInt32
+
+// RadixOption configures a call of RadixSort, SortPairs or Argsort.
+type RadixOption func(*radixConfig)
+
+// radixConfig is what the radix options set.
+type radixConfig struct {
+	begin, end int
+	bitsSet    bool
+}
+
+// Bits makes a radix sort look only at the bits [begin, end) of the keys'
+// order-preserving form (see Key; for unsigned keys, the keys' own bits),
+// as CUB's begin_bit and end_bit: keys that differ only outside them keep
+// their order. 0 <= begin < end <= the key's bits; otherwise the call
+// returns an error wrapping ErrBadRange.
+func Bits(begin, end int) RadixOption {
+	return func(c *radixConfig) { c.begin, c.end, c.bitsSet = begin, end, true }
+}
+
+// bitRange returns the bits the options ask for, or every bit of K.
+func bitRange[K Key](opts []RadixOption) (begin, end int, err error) {
+	width := 8 * runtime.TypeOf[K]().Size()
+	c := radixConfig{end: width}
+	for i, o := range opts {
+		if o == nil {
+			return 0, 0, fmt.Errorf("sorts: radix option %d is nil", i)
+		}
+		o(&c)
+	}
+	if c.begin < 0 || c.end <= c.begin || c.end > width {
+		return 0, 0, fmt.Errorf("sorts: %w: bits [%d, %d) of %d-bit keys: want 0 <= begin < end <= %d", ErrBadRange, c.begin, c.end, width, width)
+	}
+	return c.begin, c.end, nil
+}
+
+// RadixSort writes the keys, sorted, to out (of the same length; it may be
+// keys itself, but not part of it). Keys of every type of Key sort, with
+// no range to declare: least significant digit first, stable, by Onesweep
+// (see the package's documentation). It enqueues its launches and reads
+// nothing back: on a GPU it returns before the sort has finished, ordered
+// before later work on the device's default stream. Options: Bits.
+func RadixSort[K Key](s *Sorter, out, keys *runtime.Buffer[K], opts ...RadixOption) error {
+	_, err := s.locked(func() (int, error) {
+		begin, end, err := bitRange[K](opts)
+		if err != nil {
+			return 0, err
+		}
+		if err := radixCheckKeys(s, out, "out", keys); err != nil {
+			return 0, err
+		}
+		return 0, radixRun[K, uint32](s, radixJob[K, uint32]{op: "radix sort", keys: keys, outKeys: out, begin: begin, end: end})
+	})
+	return err
+}
+
+// SortPairs writes the keys, sorted, to outKeys and the values, moved with
+// their keys, to outValues: the sort is stable, so values of equal keys
+// keep their order. Every buffer has the keys' length; outKeys may be keys
+// itself and outValues values itself, and the buffers must otherwise be
+// separate allocations. It reads nothing back, as RadixSort. Options:
+// Bits.
+func SortPairs[K Key, V Value](s *Sorter, outKeys *runtime.Buffer[K], outValues *runtime.Buffer[V], keys *runtime.Buffer[K],
+	values *runtime.Buffer[V], opts ...RadixOption) error {
+	_, err := s.locked(func() (int, error) {
+		begin, end, err := bitRange[K](opts)
+		if err != nil {
+			return 0, err
+		}
+		if err := radixCheckKeys(s, outKeys, "outKeys", keys); err != nil {
+			return 0, err
+		}
+		if err := errors.Join(checkBufferOn(s.dev, "outValues", outValues), checkBufferOn(s.dev, "values", values)); err != nil {
+			return 0, err
+		}
+		n := keys.Len()
+		for _, b := range []struct {
+			arg string
+			len int
+		}{{"values", values.Len()}, {"outValues", outValues.Len()}} {
+			if b.len != n {
+				return 0, &BufferError{Arg: b.arg, Err: fmt.Errorf("%d elements for %d keys: want as many", b.len, n)}
+			}
+		}
+		if err := errors.Join(checkSeparate("outValues", outValues, "values", values, true),
+			checkSeparate("values", values, "keys", keys, false), checkSeparate("outValues", outValues, "keys", keys, false),
+			checkSeparate("values", values, "outKeys", outKeys, false), checkSeparate("outValues", outValues, "outKeys", outKeys, false)); err != nil {
+			return 0, err
+		}
+		job := radixJob[K, V]{op: "radix sort of pairs", keys: keys, outKeys: outKeys, values: values, outValues: outValues,
+			mode: kernels.Pairs, begin: begin, end: end}
+		return 0, radixRun(s, job)
+	})
+	return err
+}
+
+// Argsort writes to out (of the keys' length) the positions of the keys
+// in their stable sort: keys[out[0]] <= keys[out[1]] <= ..., equal keys in
+// the order of their positions. out and keys must be separate
+// allocations. It reads nothing back, as RadixSort. Options: Bits.
+func Argsort[K Key](s *Sorter, out *runtime.Buffer[uint32], keys *runtime.Buffer[K], opts ...RadixOption) error {
+	_, err := s.locked(func() (int, error) {
+		begin, end, err := bitRange[K](opts)
+		if err != nil {
+			return 0, err
+		}
+		if err := errors.Join(checkBufferOn(s.dev, "out", out), checkBufferOn(s.dev, "keys", keys)); err != nil {
+			return 0, err
+		}
+		if err := radixCheckLen(keys); err != nil {
+			return 0, err
+		}
+		if out.Len() != keys.Len() {
+			return 0, &BufferError{Arg: "out", Err: fmt.Errorf("%d positions for %d keys: want as many", out.Len(), keys.Len())}
+		}
+		if err := checkSeparate("out", out, "keys", keys, false); err != nil {
+			return 0, err
+		}
+		sortedKeys, err := radixScratchKeys[K](s, keys.Len())
+		if err != nil {
+			return 0, err
+		}
+		job := radixJob[K, uint32]{op: "argsort", keys: keys, outKeys: sortedKeys, outValues: out, mode: kernels.Positions,
+			begin: begin, end: end}
+		return 0, radixRun(s, job)
+	})
+	return err
+}
+
+// radixCheckKeys checks the keys and output buffers of a radix sort: usable,
+// at most MaxRadixKeys keys, out as long, and out either keys or a
+// separate allocation.
+func radixCheckKeys[K Key](s *Sorter, out *runtime.Buffer[K], outArg string, keys *runtime.Buffer[K]) error {
+	if err := errors.Join(checkBufferOn(s.dev, outArg, out), checkBufferOn(s.dev, "keys", keys)); err != nil {
+		return err
+	}
+	if err := radixCheckLen(keys); err != nil {
+		return err
+	}
+	if out.Len() != keys.Len() {
+		return &BufferError{Arg: outArg, Err: fmt.Errorf("%d elements for %d keys: want as many", out.Len(), keys.Len())}
+	}
+	return checkSeparate(outArg, out, "keys", keys, true)
+}
+
+// radixCheckLen refuses more keys than the radix sort takes.
+func radixCheckLen[K Key](keys *runtime.Buffer[K]) error {
+	if keys.Len() > MaxRadixKeys {
+		return &BufferError{Arg: "keys", Err: fmt.Errorf("%d keys, more than the radix sort's %d (2^31-1): %w", keys.Len(), MaxRadixKeys, ErrTooLarge)}
+	}
+	return nil
+}
+
+// radixScratchKeys returns scratch for n sorted keys that an argsort does
+// not return, kept with the Sorter's other scratch.
+func radixScratchKeys[K Key](s *Sorter, n int) (*runtime.Buffer[K], error) {
+	if err := s.reserveTyped(request{op: "argsort", keys: n, written: n}, []typedNeed{needOf[K](radixPosition, n)}); err != nil {
+		return nil, err
+	}
+	return takeTyped[K](&s.sc, radixPosition, n)
+}
+
+// radixJob is a radix sort on checked arguments: keys to outKeys, and
+// values to outValues for Pairs (for Positions, the keys' positions to
+// outValues), by the bits [begin, end).
+type radixJob[K Key, V Value] struct {
+	op                string
+	keys, outKeys     *runtime.Buffer[K]
+	values, outValues *runtime.Buffer[V]
+	mode              kernels.RadixValues
+	begin, end        int
+}
+
+// shape returns the shape of the Sorter's radix sort of keys of K.
+func (s *Sorter) shapeFor(keyBytes int) kernels.RadixShape {
+	if s.radixShape != (kernels.RadixShape{}) {
+		return s.radixShape
+	}
+	return kernels.RadixShapeFor(keyBytes)
+}
+
+// radixKernel returns the kernel build makes, loading it on first use;
+// key names the kernel and its shape.
+func (s *Sorter) radixKernel(key string, build func() *dsl.Kernel) (runtime.Function, error) {
+	if f, ok := s.radix[key]; ok {
+		return f, nil
+	}
+	k, err := build().Build()
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.dev.Load(k)
+	if err != nil {
+		return nil, fmt.Errorf("sorts: loading %s: %w", k.Name, err)
+	}
+	if s.radix == nil {
+		s.radix = map[string]runtime.Function{}
+	}
+	s.radix[key] = f
+	return f, nil
+}
+
+// radixRun runs a radix sort job: the histogram of every pass in one
+// launch, then a launch per pass, ping-ponging between the output and
+// scratch so that the last pass writes the output (or a copy to it, when
+// the output is the input and the passes are odd in number).
+func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
+	n := j.keys.Len()
+	if n == 0 {
+		return nil
+	}
+	shape := s.shapeFor(runtime.TypeOf[K]().Size())
+	passes := shape.Passes(j.end - j.begin)
+	digits, tiles := shape.Digits(), ceilDiv(n, shape.Tile())
+	statusLen := uint64(tiles) * uint64(digits)
+	if statusLen > math.MaxInt32 {
+		return fmt.Errorf("sorts: %s of %d keys: %d look-back words: %w", j.op, n, statusLen, ErrTooLarge)
+	}
+	typed := []typedNeed{needOf[uint64](radixStatus, int(statusLen)), needOf[K](radixKeys, n)}
+	if j.mode != kernels.KeysOnly {
+		typed = append(typed, needOf[V](radixValues, n))
+	}
+	needs := []need{{&s.sc.radixHist, passes * digits}, {&s.sc.radixTiles, passes}}
+	if err := s.reserveTyped(request{op: j.op, keys: n, written: n}, typed, needs...); err != nil {
+		return err
+	}
+	hist, err := take(s.sc.radixHist, passes*digits)
+	if err != nil {
+		return err
+	}
+	tileCounters, err := take(s.sc.radixTiles, passes)
+	if err != nil {
+		return err
+	}
+	status, err := takeTyped[uint64](&s.sc, radixStatus, int(statusLen))
+	if err != nil {
+		return err
+	}
+	altKeys, err := takeTyped[K](&s.sc, radixKeys, n)
+	if err != nil {
+		return err
+	}
+	var altValues *runtime.Buffer[V]
+	if j.mode != kernels.KeysOnly {
+		if altValues, err = takeTyped[V](&s.sc, radixValues, n); err != nil {
+			return err
+		}
+	}
+	if err := errors.Join(hist.Fill(0), tileCounters.Fill(0), status.Fill(0)); err != nil {
+		return err
+	}
+	histogram, err := s.radixKernel(fmt.Sprintf("histogram %v %+v", runtime.TypeOf[K](), shape), func() *dsl.Kernel { return kernels.RadixHistogramKernel[K](shape) })
+	if err != nil {
+		return err
+	}
+	parts := min(ceilDiv(n, shape.Tile()), kernels.RadixHistogramParts)
+	if err := s.launch(histogram, j.keys, hist, uint32(j.begin), uint32(j.end), uint32(parts)); err != nil {
+		return err
+	}
+	// Pass p writes the output when passes-1-p is even, unless the output
+	// is the input: then pass 0 writes scratch, and an odd number of
+	// passes ends there.
+	inPlace := j.keys.Mem() == j.outKeys.Mem() || j.values != nil && j.values.Mem() == j.outValues.Mem()
+	outFirst := (passes-1)%2 == 0 && !inPlace
+	srcKeys, srcValues := j.keys, j.values
+	for p := range passes {
+		dstKeys, dstValues := altKeys, altValues
+		if (p%2 == 0) == outFirst {
+			dstKeys, dstValues = j.outKeys, j.outValues
+		}
+		mode := j.mode
+		if mode == kernels.Positions && p > 0 {
+			mode = kernels.Pairs
+		}
+		key := fmt.Sprintf("pass %v %v %d %+v", runtime.TypeOf[K](), runtime.TypeOf[V](), mode, shape)
+		pass, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixPassKernel[K, V](shape, mode) })
+		if err != nil {
+			return err
+		}
+		shift := j.begin + p*shape.Bits
+		width := min(shape.Bits, j.end-shift)
+		args := []any{srcKeys, dstKeys}
+		switch mode {
+		case kernels.Pairs:
+			args = append(args, srcValues, dstValues)
+		case kernels.Positions:
+			args = append(args, dstValues)
+		}
+		args = append(args, hist, status, tileCounters, uint32(p), uint32(shift), uint32(width))
+		if err := s.launch(pass, args...); err != nil {
+			return err
+		}
+		srcKeys, srcValues = dstKeys, dstValues
+	}
+	if srcKeys == j.outKeys {
+		return nil
+	}
+	copyKeys, err := s.radixKernel("copy "+runtime.TypeOf[K]().String(), kernels.RadixCopyKernel[K])
+	if err != nil {
+		return err
+	}
+	if err := s.launch(copyKeys, srcKeys, j.outKeys); err != nil {
+		return err
+	}
+	if j.mode == kernels.KeysOnly {
+		return nil
+	}
+	copyValues, err := s.radixKernel("copy "+runtime.TypeOf[V]().String(), kernels.RadixCopyKernel[V])
+	if err != nil {
+		return err
+	}
+	return s.launch(copyValues, srcValues, j.outValues)
+}
+
+// varyingBits returns the bits [begin, end) of the keys' order-preserving
+// form in which some keys differ (begin = end = 0 when none do): the bits
+// a sort of them must look at.
+func varyingBits[K Key](keys []K) (begin, end int) {
+	if len(keys) == 0 {
+		return 0, 0
+	}
+	first, differ := orderedBits(keys[0]), uint64(0)
+	for _, k := range keys[1:] {
+		differ |= orderedBits(k) ^ first
+	}
+	if differ == 0 {
+		return 0, 0
+	}
+	return bits.TrailingZeros64(differ), 64 - bits.LeadingZeros64(differ)
+}
+
+// SortSlice returns the keys sorted by the radix sort (see RadixSort),
+// looking only at the bits in which the keys differ: a pass per digit of
+// them, none when every key is the same.
+func SortSlice[K Key](s *Sorter, keys []K) (sorted []K, err error) {
+	_, err = s.locked(func() (int, error) {
+		sorted, err = radixSlice(s, keys)
+		return 0, err
+	})
+	return sorted, err
+}
+
+// radixSlice is SortSlice with the Sorter locked.
+func radixSlice[K Key](s *Sorter, keys []K) (sorted []K, err error) {
+	n := len(keys)
+	if n > MaxRadixKeys {
+		return nil, fmt.Errorf("sorts: radix sort of %d keys, more than the %d (2^31-1) it takes: %w", n, MaxRadixKeys, ErrTooLarge)
+	}
+	begin, end := varyingBits(keys)
+	if end == 0 {
+		return append([]K{}, keys...), nil
+	}
+	r := request{op: "radix sort", keys: n, written: n}
+	if err := s.checkCost(r, 2*uint64(n)*uint64(runtime.TypeOf[K]().Size())); err != nil {
+		return nil, err
+	}
+	in, err := runtime.FromSlice(s.dev, keys)
+	if err != nil {
+		return nil, fmt.Errorf("sorts: %v: copying the keys to %s: %w", r, s.dev.Name(), err)
+	}
+	defer func() { err = errors.Join(err, in.Free()) }()
+	out, err := runtime.Alloc[K](s.dev, n)
+	if err != nil {
+		return nil, fmt.Errorf("sorts: %v: allocating the output on %s: %w", r, s.dev.Name(), err)
+	}
+	defer func() { err = errors.Join(err, out.Free()) }()
+	if err := radixRun(s, radixJob[K, uint32]{op: r.op, keys: in, outKeys: out, begin: begin, end: end}); err != nil {
+		return nil, err
+	}
+	return out.ToSlice()
+}

@@ -1,0 +1,355 @@
+package sorts_test
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts"
+)
+
+// orderOf returns k's rank in IEEE 754 totalOrder (floats) or its numeric
+// order (integers) as a uint64, computed independently of the package:
+// the reference the radix sort is compared with.
+func orderOf[K sorts.Key](k K) uint64 {
+	switch v := any(k).(type) {
+	case uint32:
+		return uint64(v)
+	case int32:
+		return uint64(int64(v) - math.MinInt32)
+	case uint64:
+		return v
+	case int64:
+		return uint64(v) - 1<<63
+	case float32:
+		b := math.Float32bits(v)
+		if b>>31 == 1 {
+			return uint64(^b)
+		}
+		return uint64(b) | 1<<31
+	case float64:
+		b := math.Float64bits(v)
+		if b>>63 == 1 {
+			return ^b
+		}
+		return b | 1<<63
+	}
+	panic("orderOf: not a key type")
+}
+
+// bitsOf returns k's bits, to compare floats (NaNs, -0) exactly.
+func bitsOf[K sorts.Key](k K) uint64 {
+	switch v := any(k).(type) {
+	case float32:
+		return uint64(math.Float32bits(v))
+	case float64:
+		return math.Float64bits(v)
+	case uint32:
+		return uint64(v)
+	case int32:
+		return uint64(uint32(v))
+	case uint64:
+		return v
+	case int64:
+		return uint64(v)
+	}
+	panic("bitsOf: not a key type")
+}
+
+// specialKeys returns keys of K that sort tricky: for floats ±0, NaNs of
+// both signs with payloads (quiet and signalling), ±Inf, subnormals,
+// ±max; for integers the extremes.
+func specialKeys[K sorts.Key]() []K {
+	var k K
+	switch any(k).(type) {
+	case float32:
+		bits := []uint32{0, 1 << 31, 0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001, 0x7fffffff, 0xffffffff, 0x7fa00000,
+			0x7f800000, 0xff800000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000}
+		out := make([]K, len(bits))
+		for i, b := range bits {
+			out[i] = any(math.Float32frombits(b)).(K)
+		}
+		return out
+	case float64:
+		bits := []uint64{0, 1 << 63, 0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0xfff0000000000001,
+			0x7fffffffffffffff, 0xffffffffffffffff, 0x7ff0000000000000, 0xfff0000000000000, 1, 0x8000000000000001,
+			0x000fffffffffffff, 0x800fffffffffffff, 0x7fefffffffffffff, 0xffefffffffffffff, 0x3ff0000000000000}
+		out := make([]K, len(bits))
+		for i, b := range bits {
+			out[i] = any(math.Float64frombits(b)).(K)
+		}
+		return out
+	case int32:
+		return []K{any(int32(math.MinInt32)).(K), any(int32(math.MaxInt32)).(K), any(int32(-1)).(K), any(int32(0)).(K)}
+	case int64:
+		return []K{any(int64(math.MinInt64)).(K), any(int64(math.MaxInt64)).(K), any(int64(-1)).(K), any(int64(0)).(K)}
+	case uint32:
+		return []K{any(uint32(math.MaxUint32)).(K), 0}
+	case uint64:
+		return []K{any(uint64(math.MaxUint64)).(K), 0}
+	}
+	return nil
+}
+
+// randomKeys returns n keys of K: random bits, with special keys mixed
+// in, and for a narrow spread only a few distinct values.
+func randomKeys[K sorts.Key](r *rand.Rand, n int, narrow bool) []K {
+	special := specialKeys[K]()
+	keys := make([]K, n)
+	for i := range keys {
+		b := r.Uint64()
+		if narrow {
+			b %= 5
+		}
+		var k K
+		switch any(k).(type) {
+		case float32:
+			k = any(math.Float32frombits(uint32(b))).(K)
+		case float64:
+			k = any(math.Float64frombits(b)).(K)
+		case uint32:
+			k = any(uint32(b)).(K)
+		case int32:
+			k = any(int32(uint32(b))).(K)
+		case uint64:
+			k = any(b).(K)
+		case int64:
+			k = any(int64(b)).(K)
+		}
+		if r.IntN(8) == 0 {
+			k = special[r.IntN(len(special))]
+		}
+		keys[i] = k
+	}
+	return keys
+}
+
+// sortedRef returns keys stably sorted by orderOf.
+func sortedRef[K sorts.Key](keys []K) []K {
+	want := slices.Clone(keys)
+	slices.SortStableFunc(want, func(a, b K) int { return cmp.Compare(orderOf(a), orderOf(b)) })
+	return want
+}
+
+// sameBits returns where got and want differ bit for bit, or "".
+func sameBits[K sorts.Key](what string, got, want []K) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%s: %d results, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if bitsOf(got[i]) != bitsOf(want[i]) {
+			return fmt.Sprintf("%s: [%d] = %v (bits %#x), want %v (bits %#x)", what, i, got[i], bitsOf(got[i]), want[i], bitsOf(want[i]))
+		}
+	}
+	return ""
+}
+
+// checkKeyType sorts keys of K of the radix lengths by RadixSort and
+// SortSlice, pairs them with their positions (SortPairs, 32- and 64-bit
+// values) and argsorts them, and keeps their distinct ones, comparing
+// each with plain Go bit for bit.
+func checkKeyType[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, lengths []int, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 16))
+	var k K
+	name := fmt.Sprintf("%T", k)
+	for _, n := range lengths {
+		for _, narrow := range []bool{false, true} {
+			keys := randomKeys[K](r, n, narrow)
+			where := fmt.Sprintf("%s, %d keys (narrow %v)", name, n, narrow)
+			want := sortedRef(keys)
+			got, err := radixSorted(s, dev, keys)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if msg := sameBits("RadixSort of "+where, got, want); msg != "" {
+				t.Error(msg)
+			}
+			got, err = sorts.SortSlice(s, keys)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if msg := sameBits("SortSlice of "+where, got, want); msg != "" {
+				t.Error(msg)
+			}
+			checkPairs[K, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) })
+			checkPairs[K, float64](t, s, dev, where, keys, func(i int) float64 { return float64(i) + 0.5 })
+			checkArgsort(t, s, dev, where, keys)
+			unique, err := sorts.SortUniqueSlice(s, keys)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			wantUnique := slices.CompactFunc(slices.Clone(want), func(a, b K) bool { return bitsOf(a) == bitsOf(b) })
+			if msg := sameBits("SortUniqueSlice of "+where, unique, wantUnique); msg != "" {
+				t.Error(msg)
+			}
+		}
+	}
+}
+
+// checkPairs sorts keys with values value(i) by SortPairs and checks that
+// the values follow their keys stably.
+func checkPairs[K sorts.Key, V sorts.Value](t *testing.T, s *sorts.Sorter, dev runtime.Device, where string, keys []K, value func(int) V) {
+	t.Helper()
+	vals := make([]V, len(keys))
+	for i := range vals {
+		vals[i] = value(i)
+	}
+	type pair struct {
+		k K
+		v V
+	}
+	ps := make([]pair, len(keys))
+	for i := range ps {
+		ps[i] = pair{keys[i], vals[i]}
+	}
+	slices.SortStableFunc(ps, func(a, b pair) int { return cmp.Compare(orderOf(a.k), orderOf(b.k)) })
+	kb, err := runtime.FromSlice(dev, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kb.Free()
+	vb, err := runtime.FromSlice(dev, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vb.Free()
+	ok, err := runtime.Alloc[K](dev, len(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ok.Free()
+	ov, err := runtime.Alloc[V](dev, len(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ov.Free()
+	if err := sorts.SortPairs(s, ok, ov, kb, vb); err != nil {
+		t.Fatalf("SortPairs of %s: %v", where, err)
+	}
+	gotK, err := ok.ToSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotV, err := ov.ToSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		if bitsOf(gotK[i]) != bitsOf(p.k) || gotV[i] != p.v {
+			t.Errorf("SortPairs[%T] of %s: [%d] = (%v, %v), want (%v, %v)", p.v, where, i, gotK[i], gotV[i], p.k, p.v)
+			return
+		}
+	}
+}
+
+// checkArgsort checks Argsort against a stable sort of the positions.
+func checkArgsort[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, where string, keys []K) {
+	t.Helper()
+	want := make([]uint32, len(keys))
+	for i := range want {
+		want[i] = uint32(i)
+	}
+	slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(orderOf(keys[a]), orderOf(keys[b])) })
+	kb, err := runtime.FromSlice(dev, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kb.Free()
+	out, err := runtime.Alloc[uint32](dev, len(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	if err := sorts.Argsort(s, out, kb); err != nil {
+		t.Fatalf("Argsort of %s: %v", where, err)
+	}
+	got, err := out.ToSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Argsort of %s: %v..., want %v...", where, got[:min(8, len(got))], want[:min(8, len(want))])
+	}
+}
+
+// TestRadixKeyTypes checks the radix sort of every key type on the CPU
+// evaluator in tiles of 128 keys (totalOrder for floats, bit for bit),
+// with pairs, argsort and unique.
+func TestRadixKeyTypes(t *testing.T) {
+	s, dev := smallTiles(t)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	lengths := []int{1, 2, 129, 300}
+	checkKeyType[uint32](t, s, dev, lengths, seed)
+	checkKeyType[int32](t, s, dev, lengths, seed)
+	checkKeyType[float32](t, s, dev, lengths, seed)
+	checkKeyType[uint64](t, s, dev, lengths, seed)
+	checkKeyType[int64](t, s, dev, lengths, seed)
+	checkKeyType[float64](t, s, dev, lengths, seed)
+}
+
+// TestGPURadixKeyTypes checks the radix sort of every key type, pairs,
+// argsort and unique on the GPU on fresh random keys (2^20+3 of each,
+// several thousand tiles), against plain Go.
+func TestGPURadixKeyTypes(t *testing.T) {
+	g := openGPU(t)
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	lengths := []int{1, 4097, 1<<20 + 3}
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	checkKeyType[uint32](t, s, g, lengths, seed)
+	checkKeyType[int32](t, s, g, lengths, seed)
+	checkKeyType[float32](t, s, g, lengths, seed)
+	checkKeyType[uint64](t, s, g, lengths, seed)
+	checkKeyType[int64](t, s, g, lengths, seed)
+	checkKeyType[float64](t, s, g, lengths, seed)
+}
+
+// TestGPURadixUint32 sorts 2^24+5 fresh random uint32 keys (2^28 with
+// -long, or $OBSIDIAN_RADIX_N) by RadixSort on the GPU and compares with
+// slices.Sort; then Sort of keys spanning every uint32.
+func TestGPURadixUint32(t *testing.T) {
+	g := openGPU(t)
+	n := 1<<24 + 5
+	if testing.Short() {
+		n = 1<<20 + 5
+	}
+	if *longFlag() {
+		n = 1 << 28
+	}
+	if v := radixN(); v > 0 {
+		n = v
+	}
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := rand.New(rand.NewPCG(rand.Uint64(), 17))
+	keys := make([]uint32, n)
+	for i := range keys {
+		keys[i] = r.Uint32()
+	}
+	got, err := radixSorted(s, g, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := checkSorted("RadixSort on the GPU", got, keys); msg != "" {
+		t.Error(msg)
+	}
+	got, err = s.Sort(keys[:1<<20])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := checkSorted("Sort on the GPU", got, keys[:1<<20]); msg != "" {
+		t.Error(msg)
+	}
+}

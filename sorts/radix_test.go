@@ -1,0 +1,210 @@
+package sorts_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+
+	"github.com/obsidian-go/obsidian/internal/proptest"
+	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts"
+)
+
+// smallTiles makes a Sorter on a CPU evaluator, returned with it, whose radix passes run
+// tiles of 128 keys (64 threads of 2), so that a few thousand keys make
+// many tiles.
+func smallTiles(t *testing.T) (*sorts.Sorter, runtime.Device) {
+	t.Helper()
+	dev := runtime.CPU()
+	s, err := sorts.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.SetRadixShape(64, 2, 8)
+	return s, dev
+}
+
+// radixSorted runs RadixSort on a copy of keys on s's device dev and
+// returns the result.
+func radixSorted[K sorts.Key](s *sorts.Sorter, dev runtime.Device, keys []K, opts ...sorts.RadixOption) ([]K, error) {
+	in, err := runtime.FromSlice(dev, keys)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Free()
+	out, err := runtime.Alloc[K](dev, len(keys))
+	if err != nil {
+		return nil, err
+	}
+	defer out.Free()
+	if err := sorts.RadixSort(s, out, in, opts...); err != nil {
+		return nil, err
+	}
+	return out.ToSlice()
+}
+
+// checkSorted returns what differs between got and keys sorted by
+// slices.Sort, or "".
+func checkSorted(what string, got, keys []uint32) string {
+	want := slices.Clone(keys)
+	slices.Sort(want)
+	if len(got) != len(want) {
+		return fmt.Sprintf("%s of %d keys: %d results", what, len(keys), len(got))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			return fmt.Sprintf("%s of %d keys: [%d] = %d, want %d", what, len(keys), i, got[i], want[i])
+		}
+	}
+	return ""
+}
+
+// radixLengths are the lengths every radix test sorts: empty, one key, a
+// tile of the small shape and one more or less, several tiles and a
+// partial last one.
+var radixLengths = []int{0, 1, 2, 127, 128, 129, 255, 257, 1000}
+
+// TestRadixSortUint32 checks RadixSort of uint32 keys against
+// slices.Sort: full 32-bit keys, few distinct keys, keys all equal, and
+// the lengths of radixLengths, in tiles of 128 keys; then random lengths
+// and distributions by a property.
+func TestRadixSortUint32(t *testing.T) {
+	s, dev := smallTiles(t)
+	r := rand.New(rand.NewPCG(rand.Uint64(), 11))
+	for _, n := range radixLengths {
+		for _, spread := range []uint32{0, 3, 1 << 16, 1<<32 - 1} {
+			keys := make([]uint32, n)
+			for i := range keys {
+				keys[i] = r.Uint32()
+				if spread < 1<<32-1 {
+					keys[i] = r.Uint32N(spread+1) + (1<<32-1-spread)/2
+				}
+			}
+			got, err := radixSorted(s, dev, keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := checkSorted(fmt.Sprintf("RadixSort (keys within %d)", spread), got, keys); msg != "" {
+				t.Error(msg)
+			}
+		}
+	}
+	props := gopter.NewProperties(proptest.Parameters(t, 10))
+	props.Property("RadixSort equals slices.Sort", prop.ForAll(func(n int, shift uint, seed uint64) string {
+		r := rand.New(rand.NewPCG(seed, 12))
+		keys := make([]uint32, n)
+		for i := range keys {
+			keys[i] = r.Uint32() >> shift
+		}
+		got, err := radixSorted(s, dev, keys)
+		if err != nil {
+			return err.Error()
+		}
+		return checkSorted("RadixSort", got, keys)
+	}, gen.IntRange(0, 1500), gen.UIntRange(0, 31), gen.UInt64()))
+	props.TestingRun(t)
+}
+
+// TestRadixSortDefaultTile sorts keys of two tiles and a part of the
+// default shape (4096 keys of 32 bits per tile).
+func TestRadixSortDefaultTile(t *testing.T) {
+	dev := runtime.CPU()
+	s, err := sorts.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := rand.New(rand.NewPCG(rand.Uint64(), 13))
+	keys := make([]uint32, 2*4096+100)
+	for i := range keys {
+		keys[i] = r.Uint32()
+	}
+	got, err := radixSorted(s, dev, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := checkSorted("RadixSort", got, keys); msg != "" {
+		t.Error(msg)
+	}
+}
+
+// TestRadixSortInPlace sorts keys into their own buffer, for an even and
+// an odd number of passes (the Bits option), and checks that the bits
+// outside the range keep their order.
+func TestRadixSortInPlace(t *testing.T) {
+	s, dev := smallTiles(t)
+	r := rand.New(rand.NewPCG(rand.Uint64(), 14))
+	for _, bits := range [][2]int{{0, 32}, {0, 24}, {4, 12}} {
+		keys := make([]uint32, 700)
+		for i := range keys {
+			keys[i] = r.Uint32()
+		}
+		buf, err := runtime.FromSlice(dev, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sorts.RadixSort(s, buf, buf, sorts.Bits(bits[0], bits[1])); err != nil {
+			t.Fatal(err)
+		}
+		got, err := buf.ToSlice()
+		buf.Free()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mask := uint32(1<<bits[1]-1) &^ uint32(1<<bits[0]-1)
+		if bits[1] == 32 {
+			mask = ^uint32(1<<bits[0] - 1)
+		}
+		want := slices.Clone(keys)
+		slices.SortStableFunc(want, func(a, b uint32) int { return int(int64(a&mask) - int64(b&mask)) })
+		if !slices.Equal(got, want) {
+			t.Errorf("RadixSort in place by bits %v: got %v..., want %v...", bits, got[:8], want[:8])
+		}
+	}
+}
+
+// TestSortAnyRange checks that Sort, SortInt32 and SortUnique sort keys
+// spanning more values than a counting sort takes (they used to fail with
+// ErrBadRange), by the radix sort.
+func TestSortAnyRange(t *testing.T) {
+	s, _ := smallTiles(t)
+	got, err := s.Sort([]uint32{5, 3, 4294967295, 4})
+	if err != nil || !slices.Equal(got, []uint32{3, 4, 5, 4294967295}) {
+		t.Errorf("Sort([5 3 4294967295 4]) = %v, %v; want [3 4 5 4294967295]", got, err)
+	}
+	r := rand.New(rand.NewPCG(rand.Uint64(), 15))
+	keys := make([]uint32, 600)
+	for i := range keys {
+		keys[i] = r.Uint32() | uint32(i%2)<<31
+	}
+	got, err = s.Sort(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := checkSorted("Sort", got, keys); msg != "" {
+		t.Error(msg)
+	}
+	unique, err := s.SortUnique(append(slices.Clone(keys), keys[:100]...))
+	want := slices.Compact(slices.Sorted(slices.Values(keys)))
+	if err != nil || !slices.Equal(unique, want) {
+		t.Errorf("SortUnique of wide keys: %d keys, %v; want %d", len(unique), err, len(want))
+	}
+	ints := []int32{math.MaxInt32, 0, math.MinInt32, -1, 1 << 30, -5}
+	sortedInts, err := s.SortInt32(ints)
+	if err != nil || !slices.Equal(sortedInts, []int32{math.MinInt32, -5, -1, 0, 1 << 30, math.MaxInt32}) {
+		t.Errorf("SortInt32(%v) = %v, %v", ints, sortedInts, err)
+	}
+	for _, ints := range [][]int32{{-1, 1<<30 - 1}, {math.MaxInt32, math.MinInt32}} {
+		got, err := s.SortInt32(ints)
+		if err != nil || !slices.IsSorted(got) || len(got) != 2 {
+			t.Errorf("SortInt32(%v) = %v, %v", ints, got, err)
+		}
+	}
+}
