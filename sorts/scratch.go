@@ -11,6 +11,10 @@ import (
 // grown as a call needs: a field per use.
 type scratch struct {
 	hist, pos, starts, bits, bad, minmax, warpRanges *runtime.Buffer[uint32]
+	// The papers' sorts: 0-compressed H-P's counts and values of the
+	// values that occur; the notes' radix sort's locally sorted tiles and
+	// their digits' offsets.
+	counts, values, tiles, tileOffsets *runtime.Buffer[uint32]
 	// totals and sums hold a scan's totals per tile (or chunk) and their
 	// scan, one per level of its recursion.
 	totals, sums []*runtime.Buffer[uint32]
@@ -18,7 +22,8 @@ type scratch struct {
 
 // all returns the fields of every scratch buffer.
 func (sc *scratch) all() []**runtime.Buffer[uint32] {
-	bufs := []**runtime.Buffer[uint32]{&sc.hist, &sc.pos, &sc.starts, &sc.bits, &sc.bad, &sc.minmax, &sc.warpRanges}
+	bufs := []**runtime.Buffer[uint32]{&sc.hist, &sc.pos, &sc.starts, &sc.bits, &sc.bad, &sc.minmax, &sc.warpRanges,
+		&sc.counts, &sc.values, &sc.tiles, &sc.tileOffsets}
 	for i := range sc.totals {
 		bufs = append(bufs, &sc.totals[i])
 	}

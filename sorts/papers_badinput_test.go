@@ -1,0 +1,48 @@
+package sorts_test
+
+import (
+	"github.com/obsidian-go/obsidian/sorts"
+)
+
+// The papers' sorts' rows of the bad-input catalogue (TestBadInputCatalogue).
+func init() { badInputs = append(badInputs, papersBadInputs...) }
+
+var papersBadInputs = []badInput{
+	{"zero Sorter HPSort", func(f *badFixture) error {
+		return (&sorts.Sorter{}).HPSort(f.zeros(2), f.buf(1, 0), 0, 2)
+	}, sorts.ErrNoDevice, "", "not made by New"},
+	{"closed Sorter HPSortFew", func(f *badFixture) error {
+		return f.closedSorter.HPSortFew(f.zeros(1), f.buf(1), 0, 2)
+	}, sorts.ErrClosed, "", "closed"},
+	{"HPSort nil out", func(f *badFixture) error { return f.fast.HPSort(nil, f.buf(1), 0, 2) }, nil, "out", "nil buffer"},
+	{"HPSortDistinct freed keys", func(f *badFixture) error { return f.fast.HPSortDistinct(f.zeros(4), f.freed(4), 0, 9) }, nil, "keys", "freed"},
+	{"HPSortFew out shorter than keys", func(f *badFixture) error {
+		return f.fast.HPSortFew(f.zeros(3), f.buf(1, 2, 3, 0), 0, 4)
+	}, nil, "out", "3 elements for 4 keys"},
+	{"HPSortFew keys view past the end", func(f *badFixture) error {
+		return f.fast.HPSortFew(f.zeros(10), f.pastEnd(), 0, 9)
+	}, nil, "keys", "out of range"},
+	{"HPSort empty range", func(f *badFixture) error { return f.fast.HPSort(f.zeros(1), f.buf(5), 5, 5) }, sorts.ErrBadRange, "", "[5, 5): empty"},
+	{"HPSortDistinct inverted range", func(f *badFixture) error {
+		return f.fast.HPSortDistinct(f.zeros(1), f.buf(5), 9, 2)
+	}, sorts.ErrBadRange, "", "[9, 2): empty"},
+	{"HPSortFew range wider than MaxBins", func(f *badFixture) error {
+		return f.fast.HPSortFew(f.zeros(1), f.buf(5), 0, sorts.MaxBins+1)
+	}, sorts.ErrBadRange, "", "more than MaxBins"},
+	{"HPSort key at hi", func(f *badFixture) error { return f.fast.HPSort(f.zeros(2), f.buf(1, 4), 0, 4) }, sorts.ErrKeyOutOfRange, "", "[0, 4)"},
+	{"HPSortDistinct key below lo", func(f *badFixture) error {
+		return f.fast.HPSortDistinct(f.zeros(2), f.buf(9, 10), 10, 20)
+	}, sorts.ErrKeyOutOfRange, "", "[10, 20)"},
+	{"HPSortFew key 2^32-1 past the range", func(f *badFixture) error {
+		return f.fast.HPSortFew(f.zeros(3), f.buf(4, 1<<32-1, 3), 0, 100)
+	}, sorts.ErrKeyOutOfRange, "", "[0, 100)"},
+	{"HPSortDistinct repeated key", func(f *badFixture) error {
+		return f.fast.HPSortDistinct(f.zeros(3), f.buf(4, 8, 4), 0, 10)
+	}, sorts.ErrNotDistinct, "", "a key more than once"},
+	{"HPSort over MaxBins values on the CPU", func(f *badFixture) error {
+		return f.fast.HPSort(f.zeros(3), f.buf(5, 1, 3), 0, sorts.MaxBins)
+	}, sorts.ErrTooLarge, "", "H-P sort of 3 keys over 1073741824 values needs"},
+	{"HPSortFew over MaxBins values on the CPU", func(f *badFixture) error {
+		return f.fast.HPSortFew(f.zeros(3), f.buf(5, 1, 3), 0, sorts.MaxBins)
+	}, sorts.ErrTooLarge, "", "0-compressed H-P sort of 3 keys over 1073741824 values needs"},
+}

@@ -1,0 +1,76 @@
+package sorts_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts"
+)
+
+// papersGPUSizes are the key counts of the papers' sorts' GPU tests.
+var papersGPUSizes = []int{1 << 20, 1<<22 + 1, 1<<24 - 1}
+
+// distinctIn returns n distinct keys of [lo, lo+2n) in random order: one
+// of 2i and 2i+1 for every i.
+func distinctIn(r *rand.Rand, n int, lo uint32) []uint32 {
+	keys := make([]uint32, n)
+	for i := range keys {
+		keys[i] = lo + 2*uint32(i) + r.Uint32N(2)
+	}
+	r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	return keys
+}
+
+// fewIn returns n keys drawn from distinct random values of [lo, lo+span).
+func fewIn(r *rand.Rand, n, distinct int, lo, span uint32) []uint32 {
+	var values []uint32
+	for len(values) < distinct {
+		if v := lo + r.Uint32N(span); !slices.Contains(values, v) {
+			values = append(values, v)
+		}
+	}
+	keys := make([]uint32, n)
+	for i := range keys {
+		keys[i] = values[r.IntN(distinct)]
+	}
+	return keys
+}
+
+// TestGPUHPSorts runs H-P, 1-H-P and 0-compressed H-P on the GPU on fresh
+// random keys (H-P: ranges of 2^8 and 2^20 values; 1-H-P: distinct keys of
+// a range twice their number; 0-compressed: 100 distinct values of a range
+// of 2^24) and compares with slices.Sort element by element.
+func TestGPUHPSorts(t *testing.T) {
+	g := openGPU(t)
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := rand.New(rand.NewPCG(rand.Uint64(), 21))
+	for _, n := range papersGPUSizes {
+		lo := r.Uint32N(1 << 20)
+		cases := []struct {
+			name   string
+			sort   func(out, keys *runtime.Buffer[uint32], lo, hi uint32) error
+			keys   []uint32
+			lo, hi uint32
+		}{
+			{"H-P 2^8 values", s.HPSort, keysIn(r, n, lo, 1<<8), lo, lo + 1<<8},
+			{"H-P 2^20 values", s.HPSort, keysIn(r, n, lo, 1<<20), lo, lo + 1<<20},
+			{"1-H-P distinct", s.HPSortDistinct, distinctIn(r, n, lo), lo, lo + 2*uint32(n)},
+			{"0-compressed H-P 100 values", s.HPSortFew, fewIn(r, n, 100, lo, 1<<24), lo, lo + 1<<24},
+		}
+		for _, c := range cases {
+			got, err := onBuffers(g, c.keys, func(out, keys *runtime.Buffer[uint32]) error { return c.sort(out, keys, c.lo, c.hi) })
+			if err != nil {
+				t.Fatalf("%s of %d keys: %v", c.name, n, err)
+			}
+			if i := firstDiff(got, slices.Sorted(slices.Values(c.keys))); i >= 0 {
+				t.Errorf("%s of %d keys: first difference at %d", c.name, n, i)
+			}
+		}
+	}
+}
