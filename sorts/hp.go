@@ -17,6 +17,7 @@ var ErrNotDistinct = errors.New("keys not distinct")
 type papersFns struct {
 	loaded                                               bool
 	hpSums, hpDistinct, hpBinarize, hpCompress, hpExpand runtime.Function
+	countPairs                                           runtime.Function
 }
 
 // loadPapers loads the papers' kernels once.
@@ -31,6 +32,7 @@ func (s *Sorter) loadPapers() error {
 		{&p.hpBinarize, kernels.HPBinarizeKernel},
 		{&p.hpCompress, kernels.HPCompressKernel},
 		{&p.hpExpand, kernels.HPExpandKernel},
+		{&p.countPairs, kernels.CountPairsScatterKernel},
 	})
 	p.loaded = err == nil
 	return err

@@ -45,4 +45,41 @@ var papersBadInputs = []badInput{
 	{"HPSortFew over MaxBins values on the CPU", func(f *badFixture) error {
 		return f.fast.HPSortFew(f.zeros(3), f.buf(5, 1, 3), 0, sorts.MaxBins)
 	}, sorts.ErrTooLarge, "", "0-compressed H-P sort of 3 keys over 1073741824 values needs"},
+
+	{"CountSortPairs nil outVals", func(f *badFixture) error {
+		return f.fast.CountSortPairs(f.zeros(1), nil, f.buf(1), f.buf(2), 0, 2)
+	}, nil, "outVals", "nil buffer"},
+	{"CountSortPairs vals shorter than keys", func(f *badFixture) error {
+		return f.fast.CountSortPairs(f.zeros(2), f.zeros(2), f.buf(1, 0), f.buf(2), 0, 2)
+	}, nil, "vals", "1 elements for 2 keys"},
+	{"CountSortPairs outKeys longer than keys", func(f *badFixture) error {
+		return f.fast.CountSortPairs(f.zeros(3), f.zeros(2), f.buf(1, 0), f.buf(2, 3), 0, 2)
+	}, nil, "outKeys", "3 elements for 2 keys"},
+	{"CountSortPairs outKeys are the keys", func(f *badFixture) error {
+		keys := f.buf(1, 0)
+		return f.fast.CountSortPairs(keys, f.zeros(2), keys, f.buf(2, 3), 0, 2)
+	}, nil, "outKeys", "shares memory with keys"},
+	{"CountSortPairs outVals a view of vals", func(f *badFixture) error {
+		vals := f.buf(2, 3, 4)
+		return f.fast.CountSortPairs(f.zeros(2), vals.View(1, 2), f.buf(1, 0), vals.View(0, 2), 0, 2)
+	}, nil, "outVals", "shares memory with vals"},
+	{"CountSortPairs outKeys and outVals one buffer", func(f *badFixture) error {
+		out := f.zeros(2)
+		return f.fast.CountSortPairs(out, out, f.buf(1, 0), f.buf(2, 3), 0, 2)
+	}, nil, "outKeys", "shares memory with outVals"},
+	{"CountSortPairs keys view past the end", func(f *badFixture) error {
+		return f.fast.CountSortPairs(f.zeros(5), f.zeros(5), f.pastEnd(), f.zeros(5), 0, 9)
+	}, nil, "keys", "out of range"},
+	{"CountSortPairs empty range", func(f *badFixture) error {
+		return f.fast.CountSortPairs(f.zeros(1), f.zeros(1), f.buf(5), f.buf(1), 5, 5)
+	}, sorts.ErrBadRange, "", "[5, 5): empty"},
+	{"CountSortPairs key past the range", func(f *badFixture) error {
+		return f.fast.CountSortPairs(f.zeros(2), f.zeros(2), f.buf(3, 7), f.buf(1, 2), 3, 7)
+	}, sorts.ErrKeyOutOfRange, "", "[3, 7)"},
+	{"CountSortPairs over MaxBins values on the CPU", func(f *badFixture) error {
+		return f.fast.CountSortPairs(f.zeros(1), f.zeros(1), f.buf(3), f.buf(1), 0, sorts.MaxBins)
+	}, sorts.ErrTooLarge, "", "count sort of pairs of 1 keys over 1073741824 values needs"},
+	{"zero Sorter CountSortPairs", func(f *badFixture) error {
+		return (&sorts.Sorter{}).CountSortPairs(f.zeros(1), f.zeros(1), f.buf(1), f.buf(1), 0, 2)
+	}, sorts.ErrNoDevice, "", "not made by New"},
 }

@@ -74,3 +74,37 @@ func TestGPUHPSorts(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUCountSortPairs runs the count sort of pairs on the GPU on fresh
+// random pairs (keys of ranges of 2^4, 2^16 and 2^24 values, random
+// values) and checks that the keys are those of slices.Sort, element by
+// element, and that the pairs are the input's.
+func TestGPUCountSortPairs(t *testing.T) {
+	g := openGPU(t)
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := rand.New(rand.NewPCG(rand.Uint64(), 22))
+	for _, n := range papersGPUSizes {
+		for _, span := range []uint32{1 << 4, 1 << 16, 1 << 24} {
+			lo := r.Uint32N(1 << 20)
+			keys, vals := keysIn(r, n, lo, span), keysIn(r, n, 0, ^uint32(0))
+			got, err := countSortPairs(g, s, keys, vals, lo, lo+span)
+			if err != nil {
+				t.Fatalf("count sort of %d pairs over %d values: %v", n, span, err)
+			}
+			gotKeys := make([]uint32, n)
+			for i, p := range got {
+				gotKeys[i] = p.key
+			}
+			if i := firstDiff(gotKeys, slices.Sorted(slices.Values(keys))); i >= 0 {
+				t.Errorf("count sort of %d pairs over %d values: keys differ first at %d", n, span, i)
+			}
+			if ok, why := checkSortedPairs(got, zipPairs(keys, vals)); !ok {
+				t.Errorf("count sort of %d pairs over %d values: %s", n, span, why)
+			}
+		}
+	}
+}
