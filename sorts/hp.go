@@ -17,7 +17,7 @@ var ErrNotDistinct = errors.New("keys not distinct")
 type papersFns struct {
 	loaded                                               bool
 	hpSums, hpDistinct, hpBinarize, hpCompress, hpExpand runtime.Function
-	countPairs                                           runtime.Function
+	countPairs, radixLocal, radixScatter                 runtime.Function
 }
 
 // loadPapers loads the papers' kernels once.
@@ -33,6 +33,8 @@ func (s *Sorter) loadPapers() error {
 		{&p.hpCompress, kernels.HPCompressKernel},
 		{&p.hpExpand, kernels.HPExpandKernel},
 		{&p.countPairs, kernels.CountPairsScatterKernel},
+		{&p.radixLocal, kernels.NotesRadixLocalKernel},
+		{&p.radixScatter, kernels.NotesRadixScatterKernel},
 	})
 	p.loaded = err == nil
 	return err

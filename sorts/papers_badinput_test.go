@@ -1,6 +1,7 @@
 package sorts_test
 
 import (
+	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
 )
 
@@ -81,5 +82,40 @@ var papersBadInputs = []badInput{
 	}, sorts.ErrTooLarge, "", "count sort of pairs of 1 keys over 1073741824 values needs"},
 	{"zero Sorter CountSortPairs", func(f *badFixture) error {
 		return (&sorts.Sorter{}).CountSortPairs(f.zeros(1), f.zeros(1), f.buf(1), f.buf(1), 0, 2)
+	}, sorts.ErrNoDevice, "", "not made by New"},
+	{"NotesRadixSort digitBits 3", func(f *badFixture) error {
+		return f.fast.NotesRadixSort(f.zeros(2), f.buf(2, 1), 3)
+	}, sorts.ErrBadDigitBits, "", "digitBits 3"},
+	{"NotesRadixSort digitBits 0, no keys", func(f *badFixture) error {
+		return f.fast.NotesRadixSort(f.zeros(0), f.zeros(0), 0)
+	}, sorts.ErrBadDigitBits, "", "digitBits 0"},
+	{"NotesRadixSort nil keys", func(f *badFixture) error { return f.fast.NotesRadixSort(f.zeros(1), nil, 4) }, nil, "keys", "nil buffer"},
+	{"NotesRadixSort out shorter than keys", func(f *badFixture) error {
+		return f.fast.NotesRadixSort(f.zeros(1), f.buf(2, 1), 2)
+	}, nil, "out", "1 elements for 2 keys"},
+	{"NotesRadixSort keys view past the end", func(f *badFixture) error {
+		return f.fast.NotesRadixSort(f.zeros(5), f.pastEnd(), 1)
+	}, nil, "keys", "out of range"},
+	{"NotesRadixSort over the limit of CPUMemoryLimit", func(f *badFixture) error {
+		dev := runtime.CPU(runtime.CPUMemoryLimit(1 << 20))
+		s, err := sorts.New(dev)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		keys, err := runtime.Alloc[uint32](dev, 100000) // 400 KB, and as much again for the scratch
+		if err != nil {
+			return err
+		}
+		defer keys.Free()
+		out, err := runtime.Alloc[uint32](dev, 100000)
+		if err != nil {
+			return err
+		}
+		defer out.Free()
+		return s.NotesRadixSort(out, keys, 4)
+	}, sorts.ErrTooLarge, "", "notes' radix sort of 100000 elements needs"},
+	{"zero Sorter NotesRadixSort", func(f *badFixture) error {
+		return (&sorts.Sorter{}).NotesRadixSort(f.zeros(1), f.buf(1), 4)
 	}, sorts.ErrNoDevice, "", "not made by New"},
 }

@@ -108,3 +108,34 @@ func TestGPUCountSortPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUNotesRadixSort runs the notes' radix sort on the GPU with 1-, 2-
+// and 4-bit digits on fresh random keys (of all of uint32, and below 2^8,
+// which take fewer passes) and compares with slices.Sort element by
+// element.
+func TestGPUNotesRadixSort(t *testing.T) {
+	g := openGPU(t)
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := rand.New(rand.NewPCG(rand.Uint64(), 23))
+	for _, n := range papersGPUSizes {
+		for _, span := range []uint32{^uint32(0), 1 << 8} {
+			keys := keysIn(r, n, 0, span)
+			want := slices.Sorted(slices.Values(keys))
+			for _, digitBits := range sorts.NotesDigitBits {
+				got, err := onBuffers(g, keys, func(out, in *runtime.Buffer[uint32]) error {
+					return s.NotesRadixSort(out, in, digitBits)
+				})
+				if err != nil {
+					t.Fatalf("radix sort of %d keys below %d by %d-bit digits: %v", n, span, digitBits, err)
+				}
+				if i := firstDiff(got, want); i >= 0 {
+					t.Errorf("radix sort of %d keys below %d by %d-bit digits: first difference at %d", n, span, digitBits, i)
+				}
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package sorts_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -77,11 +78,13 @@ func papersInputs(maxN int, maxSpan uint32, shapes ...keyShape) gopter.Gen {
 		case distinctKeys:
 			in.span = max(span, uint32(n))
 			in.lo = min(lo, ^uint32(0)-in.span)
-			perm := r.Perm(int(in.span))[:n]
+			// One key in each of n strides of the range, shuffled.
+			stride := in.span / max(uint32(n), 1)
 			in.keys = make([]uint32, n)
-			for i, p := range perm {
-				in.keys[i] = in.lo + uint32(p)
+			for i := range in.keys {
+				in.keys[i] = in.lo + uint32(i)*stride + r.Uint32N(stride)
 			}
+			r.Shuffle(n, func(i, j int) { in.keys[i], in.keys[j] = in.keys[j], in.keys[i] })
 		default:
 			panic(fmt.Sprintf("unknown key shape %d", shape))
 		}
@@ -106,4 +109,14 @@ func onBuffers(dev runtime.Device, keys []uint32, sort func(out, keys *runtime.B
 		return nil, err
 	}
 	return out.ToSlice()
+}
+
+// containsAll reports whether s contains every one of subs.
+func containsAll(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
 }
