@@ -42,7 +42,7 @@ func checkNotesRadix(t *testing.T, dev runtime.Device, cases, maxN int) {
 }
 
 func TestNotesRadixSort(t *testing.T) {
-	checkNotesRadix(t, runtime.CPU(), 20, 1100)
+	checkNotesRadix(t, runtime.CPU(), 12, 1100)
 }
 
 // TestNotesRadixSortInPlace sorts keys of every width into their own
