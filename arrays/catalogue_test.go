@@ -37,6 +37,18 @@ func badInputs() []badInput {
 	var nilOp arrays.Op[uint32]
 	var nilBlock *dsl.Block
 	return []badInput{
+		{"BlellochScan with a nil operator", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				scan, _ := arrays.BlellochScan(b, nilOp, dsl.N(0), arrays.Take(dsl.N(64), arrays.FromArray(in))) // bad: BlellochScan with a nil operator
+				arrays.WriteTo(b, out, arrays.ToPush[*dsl.Block](scan))
+			})
+		}, "BlellochScan of a nil operator (Op)"},
+		{"BlellochScan of an array of a length not constant", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				scan, _ := arrays.BlellochScan(b, dsl.U32.Add, dsl.N(0), arrays.FromArray(in)) // bad: BlellochScan of an array of a length not constant
+				arrays.WriteTo(b, out, arrays.ToPush[*dsl.Block](scan))
+			})
+		}, "BlellochScan of an array whose length is not a constant"},
 		{"Scan with a nil operator", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				scan := arrays.Scan[*dsl.Block](nilOp, arrays.FromArray(in)) // bad: Scan with a nil operator

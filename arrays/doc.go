@@ -64,6 +64,12 @@
 // MapTiles gives each to a block and ComputeTile puts in shared memory: a
 // tiled transpose is a line of each.
 //
+// BlellochScan is Blelloch's work-efficient exclusive scan of a block's
+// array in shared memory, as GPU Gems 3 and the radix sort notes write it:
+// an up-sweep of partial sums, the root cleared, a down-sweep that swaps
+// and adds, with the elements laid out by BankPadded (a slot of padding
+// every 32) so that its strided accesses avoid bank conflicts.
+//
 // DeviceScanKernel is a whole kernel: the scan of an array of any length
 // by the grid in a single pass with decoupled look-back (CUB's
 // DeviceScan), built from these collectives and the atomic loads and

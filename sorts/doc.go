@@ -55,6 +55,34 @@
 // so that every slice sorts; CountingSortAuto and OccurrenceSortAuto still
 // return ErrBadRange for such keys.
 //
+// # The papers' sorts
+//
+// A Sorter also runs the other source papers' sorts, their kernels written
+// in the DSL as the papers describe them (see the package sorts/kernels),
+// with the arguments, checks and errors of the methods above:
+//
+//   - HPSort, HPSortDistinct and HPSortFew are the integer sorts of
+//     Kozakai, Fujimoto and Wada ("Efficient GPU-Implementation for Integer
+//     Sorting Based on Histogram and Prefix-Sums"): H-P, the histogram A of
+//     the keys, its prefix sums Ap, the histogram B of Ap and B's prefix
+//     sums, which are the sorted keys; 1-H-P for distinct keys (a key given
+//     twice is ErrNotDistinct), one histogram and one prefix sum, value v
+//     written where Ap steps; 0-compressed H-P for keys of few distinct
+//     values, B built from the counts of the values that occur.
+//   - CountSortPairs is the count sort of Sun and Ma ("Count Sort for GPU
+//     Computing") for (key, value) pairs: count, scan, and a scatter in
+//     which every pair takes its position with an atomic add, so that it is
+//     not stable. The example examples/suffixarray builds suffix arrays
+//     with it.
+//   - NotesRadixSort is the LSD radix sort of the radix sort notes: every
+//     pass sorts the tiles of the keys locally by 0/1 masks of each digit
+//     value and Blelloch scans (arrays.BlellochScan, with its bank-conflict
+//     padding), scans the tiles' digit counts, and scatters the tiles'
+//     runs of equal digits, coalesced; digits of 1, 2 or 4 bits
+//     (ErrBadDigitBits otherwise).
+//
+// Their kernels are loaded by the first call of one of them.
+//
 // # Bad input and cost
 //
 // Every method of a Sorter checks its arguments before it touches the

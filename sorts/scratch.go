@@ -15,6 +15,10 @@ type scratch struct {
 	// tile counters; typed holds its buffers of other element types.
 	radixHist, radixTiles *runtime.Buffer[uint32]
 	typed                 map[typedSlot]anyBuffer
+	// The papers' sorts: 0-compressed H-P's counts and values of the
+	// values that occur; the notes' radix sort's locally sorted tiles and
+	// their digits' offsets.
+	counts, values, tiles, tileOffsets *runtime.Buffer[uint32]
 	// totals and sums hold a scan's totals per tile (or chunk) and their
 	// scan, one per level of its recursion.
 	totals, sums []*runtime.Buffer[uint32]
@@ -23,7 +27,7 @@ type scratch struct {
 // all returns the fields of every scratch buffer.
 func (sc *scratch) all() []**runtime.Buffer[uint32] {
 	bufs := []**runtime.Buffer[uint32]{&sc.hist, &sc.pos, &sc.starts, &sc.bits, &sc.bad, &sc.minmax, &sc.warpRanges,
-		&sc.radixHist, &sc.radixTiles}
+		&sc.radixHist, &sc.radixTiles, &sc.counts, &sc.values, &sc.tiles, &sc.tileOffsets}
 	for i := range sc.totals {
 		bufs = append(bufs, &sc.totals[i])
 	}

@@ -47,8 +47,9 @@ type Sorter struct {
 		histogramWarp, occursBitsWarp, reconstructBitsWarp                          runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
-	wide wideStrategy
-	sc   scratch
+	wide   wideStrategy
+	sc     scratch
+	papers papersFns // the papers' sorts' kernels, loaded by the first call of one
 	// radix holds the radix sort's kernels, loaded on first use, by name;
 	// radixShape, when not zero, replaces the shape of their blocks.
 	radix      map[string]runtime.Function
@@ -102,16 +103,24 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 	for i, k := range kernels.SharedOccursKernels() {
 		loads = append(loads, kernelLoad{&s.fn.sharedOccurs[i], func() *dsl.Kernel { return k }})
 	}
+	if err := s.load(loads); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// load builds the kernels of loads and loads them on the Sorter's device.
+func (s *Sorter) load(loads []kernelLoad) error {
 	for _, l := range loads {
 		k, err := l.build().Build()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if *l.fn, err = dev.Load(k); err != nil {
-			return nil, fmt.Errorf("sorts: loading %s: %w", k.Name, err)
+		if *l.fn, err = s.dev.Load(k); err != nil {
+			return fmt.Errorf("sorts: loading %s: %w", k.Name, err)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // Close frees the Sorter's temporary buffers. Later calls return an error

@@ -39,6 +39,26 @@
 // UniqueKernel keep the first key of each run with arrays.PartitionCount
 // and arrays.PartitionRanks.
 //
+// The other papers' sorts read as their pseudo-code. H-P (Kozakai,
+// Fujimoto, Wada) is the library's histogram and scan around
+// HPSumsHistogramKernel, line 3 of their Algorithm 2:
+//
+//	B = Histogram(Ap, n)   // a thread per value v: B[Ap[v]]++ (lanes with equal sums combined)
+//	y = Prefix-Sums(B)     // the sorted keys
+//
+// and 1-H-P's HPDistinctKernel is their figure 4, "if Ap[v] != Ap[v-1]
+// then y[Ap[v-1]] = v"; 0-compressed H-P's HPBinarizeKernel,
+// HPCompressKernel and HPExpandKernel are their figures 5 to 7. The count
+// sort of pairs (Sun, Ma) is four steps, of which CountPairsScatterKernel
+// is the last, "b[c[key]++] = (key, value)" with an atomic add. The radix
+// sort notes' local sort is a loop over the digit values of a 0/1 mask and
+// a Blelloch scan (arrays.BlellochScan):
+//
+//	for d := 0; d < 2^bits; d++ {
+//		scan, count := BlellochScan(mask of the keys whose digit is d)
+//		rank[i] = offset + scan[i] for those keys; offset += count
+//	}
+//
 // Every per-key kernel checks its key against the declared range: a key
 // outside it sets a flag that the host turns into an error, and is never
 // used as an index.
