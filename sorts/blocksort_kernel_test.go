@@ -69,8 +69,8 @@ func floatFromOrder(x dsl.U32) dsl.U32 {
 // (sign bit flipped).
 var blockOrders64 = []blockOrder[uint64]{
 	{"uint64", nil, nil, cmp.Compare[uint64], func(r *rand.Rand) uint64 { return r.Uint64() }},
-	{"int64", func(x dsl.Exp[uint64]) dsl.Exp[uint64] { return x.Xor(dsl.Lit(uint64(1)<<63)) },
-		func(x dsl.Exp[uint64]) dsl.Exp[uint64] { return x.Xor(dsl.Lit(uint64(1)<<63)) },
+	{"int64", func(x dsl.Exp[uint64]) dsl.Exp[uint64] { return x.Xor(dsl.Lit(uint64(1) << 63)) },
+		func(x dsl.Exp[uint64]) dsl.Exp[uint64] { return x.Xor(dsl.Lit(uint64(1) << 63)) },
 		func(a, b uint64) int { return cmp.Compare(int64(a), int64(b)) }, func(r *rand.Rand) uint64 { return r.Uint64() }},
 }
 
