@@ -22,8 +22,11 @@
 // neighbouring lanes share a cell (arrays.WarpAggregateHot): hot keys, a
 // few values that hold most of the keys, cost an atomic per distinct value
 // of a warp instead of one per key, and keys of a wide range two cheap
-// warp-wide tests. The option Paper, and the methods PaperCountingSort and
-// PaperOccurrenceSort, run the paper's kernels as written.
+// warp-wide tests. Sort and SortRange of at most
+// kernels.BlockSortMaxKeys keys take one launch instead: a radix sort in one
+// block (kernels.BlockSortKernel), whatever the keys' span for Sort. The
+// option Paper, and the methods PaperCountingSort and PaperOccurrenceSort,
+// run the paper's kernels as written.
 //
 // Every per-key kernel checks its key against the declared range: a key
 // outside it sets a flag that the host turns into an error, and is never

@@ -45,6 +45,7 @@ type Sorter struct {
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
 		tileTotals, tileScan                                                        runtime.Function
 		histogramWarp, occursBitsWarp, reconstructBitsWarp, histogramCombined       runtime.Function
+		blockSort                                                                   runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
 	wide wideStrategy
@@ -90,6 +91,7 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.tileScan, kernels.TileScanKernel},
 		{&s.fn.histogramWarp, kernels.GlobalHistogramWarpKernel},
 		{&s.fn.histogramCombined, kernels.GlobalHistogramCombinedKernel},
+		{&s.fn.blockSort, blockSortKernel},
 		{&s.fn.occursBitsWarp, kernels.GlobalOccursWarpKernel},
 		{&s.fn.reconstructBitsWarp, kernels.BitsReconstructWarpKernel},
 	}
@@ -291,7 +293,7 @@ func checkFlag(bad *runtime.Buffer[uint32], lo uint32, values int) error {
 		return err
 	}
 	if flag[0] != 0 {
-		return fmt.Errorf("sorts: %w [%d, %d)", ErrKeyOutOfRange, lo, uint64(lo)+uint64(values))
+		return keyOutOfRange(lo, values)
 	}
 	return nil
 }
@@ -525,14 +527,22 @@ func (s *Sorter) sortSlice(op string, keys []uint32, sort func(out, in *runtime.
 }
 
 // Sort returns keys sorted, by counting sort over the keys' own range
-// (which must span at most MaxBins values).
+// (which must span at most MaxBins values). Up to
+// kernels.BlockSortMaxKeys keys are sorted instead in one launch, by a
+// radix sort in one block, whatever their span (except with the option
+// Paper).
 func (s *Sorter) Sort(keys []uint32) ([]uint32, error) {
 	return s.sortSlice("counting sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
+		if s.blockSorts(in.Len()) {
+			return s.blockSort(out, in)
+		}
 		return s.sortAuto(out, in, false, unsignedKeys)
 	})
 }
 
-// SortRange returns keys sorted, by counting sort over [lo, hi).
+// SortRange returns keys sorted, by counting sort over [lo, hi), or, for
+// up to kernels.BlockSortMaxKeys keys, by the block sort of Sort once the
+// host has checked that they lie in [lo, hi).
 func (s *Sorter) SortRange(keys []uint32, lo, hi uint32) ([]uint32, error) {
 	return s.slicesInRange("counting sort", keys, lo, hi, false)
 }
@@ -556,6 +566,13 @@ func (s *Sorter) slicesInRange(op string, keys []uint32, lo, hi uint32, unique b
 	_, err = s.locked(func() (int, error) {
 		bins, err := checkRange(lo, hi)
 		if err != nil {
+			return 0, err
+		}
+		if !unique && s.blockSorts(len(keys)) {
+			if err := checkInRange(keys, lo, bins); err != nil {
+				return 0, err
+			}
+			sorted, err = s.onSlices(op, keys, s.blockSort)
 			return 0, err
 		}
 		sorted, err = s.onSlices(op, keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
