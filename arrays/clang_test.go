@@ -33,6 +33,7 @@ func collectiveKernels() []*dsl.Kernel {
 		aggregateKernel[uint32](u32Ops[5], false), aggregateKernel[uint32](u32Ops[5], true),
 		aggregateKernel[int64](i64Ops[0], false), aggregateKernel[uint8](u32Ops[0], false),
 		matchKernel[int32](), matchKernel[uint64](),
+		aggregateKernelOf(u32Ops[5], arrays.WarpAggregateHot[uint32, uint32]), aggregateKernelOf(i64Ops[0], arrays.WarpAggregateHot[int64, int64]),
 	}
 }
 
