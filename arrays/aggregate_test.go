@@ -35,13 +35,18 @@ type aggregation[K dsl.Integer, T dsl.Number] struct {
 // warp's valid count, and writes whether it leads its group and, if it
 // does, the group's total (0 where it does not).
 func aggregateKernel[K dsl.Integer, T dsl.Number](o operator[T], runs bool) *dsl.Kernel {
+	if runs {
+		return aggregateKernelOf(o, arrays.WarpAggregateRuns[K, T])
+	}
+	return aggregateKernelOf(o, arrays.WarpAggregate[K, T])
+}
+
+// aggregateKernelOf is aggregateKernel running the aggregation aggregate.
+func aggregateKernelOf[K dsl.Integer, T dsl.Number](o operator[T],
+	aggregate func(*dsl.Thread, arrays.Op[T], dsl.Exp[K], dsl.Exp[T], dsl.U32) (dsl.Bool, dsl.Exp[T])) *dsl.Kernel {
 	k := dsl.NewKernel("aggregate", aggregateThreads)
 	keys, xs, valids := dsl.Input[K](k, "keys"), dsl.Input[T](k, "xs"), dsl.Input[uint32](k, "valids")
 	leaders, totals := dsl.Output[uint32](k, "leaders"), dsl.Output[T](k, "totals")
-	aggregate := arrays.WarpAggregate[K, T]
-	if runs {
-		aggregate = arrays.WarpAggregateRuns[K, T]
-	}
 	k.Body(func(g *dsl.Grid) {
 		n := keys.Len()
 		g.ForAllBlocks(dsl.CeilDiv(n, dsl.N(aggregateThreads)), func(b *dsl.Block, bid dsl.U32) {

@@ -34,6 +34,7 @@ func collectiveKernels() []*dsl.Kernel {
 		aggregateKernel[int64](i64Ops[0], false), aggregateKernel[uint8](u32Ops[0], false),
 		matchKernel[int32](), matchKernel[uint64](),
 		blellochKernel(u32Ops[5], 64, 300), blellochKernel(i64Ops[1], 256, 1024),
+		aggregateKernelOf(u32Ops[5], arrays.WarpAggregateHot[uint32, uint32]), aggregateKernelOf(i64Ops[0], arrays.WarpAggregateHot[int64, int64]),
 	}
 }
 

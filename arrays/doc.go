@@ -86,7 +86,12 @@
 // WarpAggregateRuns for keys sorted within the warp (runs of equal keys,
 // a segmented reduction of five shuffles, cheaper). With op Add and value
 // 1 they count, so that a histogram makes one atomic per distinct key of
-// a warp instead of one per key.
+// a warp instead of one per key. WarpAggregateHot pays for the grouping
+// only where lanes share keys: a warp of one key (WarpAllEqual) is reduced
+// with shuffles, a warp in which two neighbouring lanes share a key
+// (WarpAnyNeighboursEqual, the cheap sign of hot keys) is grouped by
+// WarpAggregate, and any other warp leaves every lane a group of its own,
+// so that keys of a wide range cost little more than one update each.
 //
 // One level of Sklansky's prefix sum reads:
 //

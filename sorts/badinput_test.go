@@ -9,6 +9,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // badFixture is what the rows of the bad-input catalogue call: a fast and
@@ -172,6 +173,8 @@ var badInputs = []badInput{
 	{"paper OccurrenceSort key below lo", func(f *badFixture) error {
 		return errOf(f.paper.OccurrenceSort(f.zeros(2), f.buf(9, 10), 10, 20))
 	}, sorts.ErrKeyOutOfRange, "", "[10, 20)"},
+	{"SortRange key below lo, one block", func(f *badFixture) error { return errOf(f.fast.SortRange([]uint32{5, 4}, 5, 10)) }, sorts.ErrKeyOutOfRange, "", "[5, 10)"},
+	{"SortRange key at hi, one block", func(f *badFixture) error { return errOf(f.fast.SortRange([]uint32{5, 10}, 5, 10)) }, sorts.ErrKeyOutOfRange, "", "[5, 10)"},
 	{"CountingSortAuto keys spanning more than MaxBins", func(f *badFixture) error {
 		return f.fast.CountingSortAuto(f.zeros(2), f.buf(7, 7+sorts.MaxBins))
 	}, sorts.ErrBadRange, "", "1073741825 values"},
@@ -212,8 +215,8 @@ var badInputs = []badInput{
 
 	// Requests too large for the device.
 	{"SortRange over MaxBins values on the CPU", func(f *badFixture) error {
-		return errOf(f.fast.SortRange([]uint32{5, 1, 3}, 0, sorts.MaxBins))
-	}, sorts.ErrTooLarge, "", "counting sort of 3 keys over 1073741824 values needs"},
+		return errOf(f.fast.SortRange(make([]uint32, kernels.BlockSortMaxKeys+1), 0, sorts.MaxBins))
+	}, sorts.ErrTooLarge, "", "counting sort of 2049 keys over 1073741824 values needs"},
 	{"paper SortUniqueRange over MaxBins values on the CPU", func(f *badFixture) error {
 		return errOf(f.paper.SortUniqueRange([]uint32{5, 1, 3}, 0, sorts.MaxBins))
 	}, sorts.ErrTooLarge, "", "over 1073741824 values needs"},
@@ -231,8 +234,16 @@ var badInputs = []badInput{
 			return err
 		}
 		defer s.Close()
+		return errOf(s.SortRange(make([]uint32, kernels.BlockSortMaxKeys+1), 0, 1<<18))
+	}, sorts.ErrTooLarge, "", "counting sort of 2049 keys over 262144 values needs"},
+	{"block sort over the limit of CPUMemoryLimit", func(f *badFixture) error {
+		s, err := sorts.New(runtime.CPU(runtime.CPUMemoryLimit(1 << 20)))
+		if err != nil {
+			return err
+		}
+		defer s.Close()
 		return errOf(s.SortRange([]uint32{1, 2}, 0, 1<<16))
-	}, sorts.ErrTooLarge, "", "request too large"},
+	}, sorts.ErrTooLarge, "", "launching kernel blockSort32"},
 }
 
 // badFixtureLimit is the memory limit of the catalogue's CPU device, so

@@ -12,6 +12,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // The fuzz target's Sorters: fast and paper on one CPU device, with a
@@ -252,6 +253,13 @@ func (f fault) String() string {
 	return f.is.Error()
 }
 
+// blockSorted reports whether the call name of c sorts its keys in one
+// block, whatever their span: Sort and SortRange of up to
+// kernels.BlockSortMaxKeys keys by the fast pipeline.
+func (c fuzzCall) blockSorted(name string) bool {
+	return (name == "Sort" || name == "SortRange") && !c.paper && len(c.keys) > 0 && len(c.keys) <= kernels.BlockSortMaxKeys
+}
+
 // expect returns what c must return when it has no fault, its faults, and
 // whether it may be refused as too large (a valid range of many values).
 func (c fuzzCall) expect() (want []uint32, faults []fault, costly bool) {
@@ -285,7 +293,7 @@ func (c fuzzCall) expect() (want []uint32, faults []fault, costly bool) {
 		case !inRange(c.lo, uint64(c.hi)):
 			faults = append(faults, fault{is: sorts.ErrKeyOutOfRange})
 		}
-		costly = values > fuzzCheapSpan
+		costly = values > fuzzCheapSpan && !c.blockSorted(name)
 	case "CountingSortAuto", "OccurrenceSortAuto", "Sort", "SortUnique", "SortInt32":
 		want = sorted
 		if name == "OccurrenceSortAuto" || name == "SortUnique" {
@@ -306,8 +314,8 @@ func (c fuzzCall) expect() (want []uint32, faults []fault, costly bool) {
 			}
 			// Sort, SortUnique and SortInt32 radix sort keys too wide
 			// for a counting sort, at a cost that does not grow with the
-			// range.
-			costly = values > fuzzCheapSpan && (auto || values <= sorts.MaxBins)
+			// range, and the block sort sorts few keys whatever their span.
+			costly = values > fuzzCheapSpan && (auto || values <= sorts.MaxBins) && !c.blockSorted(name)
 		}
 	case "KeyRange":
 		if len(sorted) > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // newSorters returns a fast and a paper Sorter on dev, closed when the
@@ -151,7 +152,8 @@ func TestCPUCostCheckedUpFront(t *testing.T) {
 	for name, s := range newSorters(t, runtime.CPU(runtime.CPUMemoryLimit(4<<30))) {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			err := callWithDeadline(t, 20*time.Second, func() error { return errOf(s.SortRange([]uint32{3, 1, 2}, 0, 1<<30)) })
+			keys := make([]uint32, kernels.BlockSortMaxKeys+1) // more than one block sorts
+			err := callWithDeadline(t, 20*time.Second, func() error { return errOf(s.SortRange(keys, 0, 1<<30)) })
 			if err == nil {
 				t.Fatal("a counting sort over 2^30 values on the CPU evaluator was accepted")
 			}

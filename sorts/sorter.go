@@ -44,7 +44,8 @@ type Sorter struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
 		tileTotals, tileScan                                                        runtime.Function
-		histogramWarp, occursBitsWarp, reconstructBitsWarp                          runtime.Function
+		histogramWarp, occursBitsWarp, reconstructBitsWarp, histogramCombined       runtime.Function
+		blockSort                                                                   runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
 	wide   wideStrategy
@@ -94,6 +95,8 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.tileTotals, kernels.TileTotalsKernel},
 		{&s.fn.tileScan, kernels.TileScanKernel},
 		{&s.fn.histogramWarp, kernels.GlobalHistogramWarpKernel},
+		{&s.fn.histogramCombined, kernels.GlobalHistogramCombinedKernel},
+		{&s.fn.blockSort, blockSortKernel},
 		{&s.fn.occursBitsWarp, kernels.GlobalOccursWarpKernel},
 		{&s.fn.reconstructBitsWarp, kernels.BitsReconstructWarpKernel},
 	}
@@ -303,7 +306,7 @@ func checkFlag(bad *runtime.Buffer[uint32], lo uint32, values int) error {
 		return err
 	}
 	if flag[0] != 0 {
-		return fmt.Errorf("sorts: %w [%d, %d)", ErrKeyOutOfRange, lo, uint64(lo)+uint64(values))
+		return keyOutOfRange(lo, values)
 	}
 	return nil
 }
@@ -541,16 +544,23 @@ func (s *Sorter) sortSlice(op string, keys []uint32, sort func(out, in *runtime.
 	return sorted, err
 }
 
-// Sort returns keys sorted, by counting sort over the keys' own range, or
-// by the radix sort (RadixSort) when they span more than MaxBins values:
-// every slice of at most MaxRadixKeys keys sorts.
+// Sort returns keys sorted: up to kernels.BlockSortMaxKeys keys in one
+// launch, by a radix sort in one block (except with the option Paper);
+// more by counting sort over the keys' own range, or by the radix sort
+// (RadixSort) when they span more than MaxBins values. Every slice of at
+// most MaxRadixKeys keys sorts.
 func (s *Sorter) Sort(keys []uint32) ([]uint32, error) {
 	return s.sortSlice("counting sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
+		if s.blockSorts(in.Len()) {
+			return s.blockSort(out, in)
+		}
 		return s.sortAuto(out, in, false, unsignedKeys, true)
 	})
 }
 
-// SortRange returns keys sorted, by counting sort over [lo, hi).
+// SortRange returns keys sorted, by counting sort over [lo, hi), or, for
+// up to kernels.BlockSortMaxKeys keys, by the block sort of Sort once the
+// host has checked that they lie in [lo, hi).
 func (s *Sorter) SortRange(keys []uint32, lo, hi uint32) ([]uint32, error) {
 	return s.slicesInRange("counting sort", keys, lo, hi, false)
 }
@@ -575,6 +585,13 @@ func (s *Sorter) slicesInRange(op string, keys []uint32, lo, hi uint32, unique b
 	_, err = s.locked(func() (int, error) {
 		bins, err := checkRange(lo, hi)
 		if err != nil {
+			return 0, err
+		}
+		if !unique && s.blockSorts(len(keys)) {
+			if err := checkInRange(keys, lo, bins); err != nil {
+				return 0, err
+			}
+			sorted, err = s.onSlices(op, keys, s.blockSort)
 			return 0, err
 		}
 		sorted, err = s.onSlices(op, keys, func(out, in *runtime.Buffer[uint32]) (int, error) {

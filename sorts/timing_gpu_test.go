@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,11 +72,22 @@ type timingKeys struct {
 	name string
 	hi   uint32
 	keys func(r *rand.Rand, n int) []uint32
+	// hot marks hot keys, which the paper's pipelines (one atomic per
+	// key, one thread per value) are not timed on: seconds a run.
+	hot bool
 }
 
 func uniformKeys(logRange uint) timingKeys {
 	return timingKeys{name: fmt.Sprintf("T%d", logRange), hi: 1 << logRange, keys: func(r *rand.Rand, n int) []uint32 {
 		return keysIn(r, n, 0, 1<<logRange)
+	}}
+}
+
+// hotKeys is the timing distribution dist (a keyDist's keys) over [0,
+// 2^logRange).
+func hotKeys(name string, dist func(r *rand.Rand, n int, lo uint32, bins int) []uint32, logRange uint) timingKeys {
+	return timingKeys{name: name, hi: 1 << logRange, hot: true, keys: func(r *rand.Rand, n int) []uint32 {
+		return dist(r, n, 0, 1<<logRange)
 	}}
 }
 
@@ -96,8 +108,11 @@ func permutation(r *rand.Rand, n int) []uint32 {
 // TestGPUTimings times the scans alone (the fast pipeline's and the
 // paper's, on 2^20, 2^24 and 2^25 elements), then the fast and the paper
 // pipelines and the fast histogram alone on 2^25 keys of the ranges 2^4 to
-// 2^24 and on sorted and unique keys (0 ... 2^25-1 in order and shuffled),
-// after checking each result once; then the zeroing of 2^25 bins and the
+// 2^24, on sorted and unique keys (0 ... 2^25-1 in order and shuffled)
+// and on hot keys (skewed: Zipf's law with exponent 1.5 over 2^16 and 2^24
+// values, the most common value about 38% of the keys; fewdistinct: 16
+// values spread evenly over 2^24; equal: every key 2^24-1), after
+// checking each result once; then the zeroing of 2^25 bins and the
 // Sorter's wide-table variants side by side on the ranges 2^20 to 2^24 and
 // on sorted and unique keys, each result checked. Medians of 15 runs after
 // two warm-up runs, CUDA events. It runs only with OBSIDIAN_SORT_TIMINGS=1.
@@ -173,7 +188,9 @@ func TestGPUTimings(t *testing.T) {
 		{"histogram_only", false, func(hi uint32) (int, error) { return -1, s.Histogram(bins.View(0, int(hi)), keys, 0) }},
 	}
 	dists := []timingKeys{uniformKeys(4), uniformKeys(8), uniformKeys(16), uniformKeys(20), uniformKeys(24),
-		{"sorted", n, ascending}, {"unique", n, permutation}}
+		{"sorted", n, ascending, false}, {"unique", n, permutation, false},
+		hotKeys("skewed16", skewed, 16), hotKeys("skewed", skewed, 24), hotKeys("fewdistinct", fewDistinct, 24),
+		hotKeys("equal", equal, 24)}
 	for _, d := range dists {
 		host := d.keys(r, n)
 		if err := keys.CopyFrom(host); err != nil {
@@ -182,6 +199,9 @@ func TestGPUTimings(t *testing.T) {
 		want := slices.Sorted(slices.Values(host))
 		distinct := slices.Compact(slices.Clone(want))
 		for _, m := range methods {
+			if d.hot && strings.HasSuffix(m.name, "_paper") {
+				continue
+			}
 			k, err := m.sort(d.hi)
 			if err != nil {
 				t.Fatal(err)
@@ -221,7 +241,7 @@ func TestGPUTimings(t *testing.T) {
 		{"warp_w21", 1 << 21, true, math.MaxInt},
 		{"warp_w23+rec", 1 << 23, true, 0},
 	}
-	for _, d := range []timingKeys{uniformKeys(20), uniformKeys(22), uniformKeys(24), {"sorted", n, ascending}, {"unique", n, permutation}} {
+	for _, d := range []timingKeys{uniformKeys(20), uniformKeys(22), uniformKeys(24), {"sorted", n, ascending, false}, {"unique", n, permutation, false}} {
 		host := d.keys(r, n)
 		if err := keys.CopyFrom(host); err != nil {
 			t.Fatal(err)

@@ -30,7 +30,11 @@
 // under Min and Max. The shared-table kernels privatise their table in
 // shared memory (a copy per warp for small ranges), the warp-table kernels
 // combine the updates of a warp's lanes that hit one cell before they reach
-// global memory.
+// global memory, and both combine only where lanes share cells
+// (arrays.WarpAggregateHot), so that hot keys do not serialise their
+// atomics. BlockSortKernel sorts up to BlockSortMaxKeys keys in one block:
+// BlockMultisplit ranks them by one digit at a time, and they move to
+// their ranks between two shared arrays.
 //
 // The radix sort's kernels (RadixHistogramKernel, RadixPassKernel) are
 // Onesweep's: a histogram of every pass's digits in one read of the keys,

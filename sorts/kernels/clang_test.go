@@ -1,0 +1,53 @@
+package kernels_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/obsidian-go/obsidian/codegen"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
+)
+
+// TestClangCompilesTheTableKernelsAndBlockSort compiles the printed CUDA
+// of the warp-combined table kernels and of block sorts of 32 and 64-bit
+// keys, alone and in pairs, with clang in CUDA device mode, with codegen's
+// prelude in place of the CUDA headers.
+func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
+	clang, err := exec.LookPath("clang-14")
+	if err != nil {
+		t.Skip("clang-14 is not installed; CI installs it and runs this test")
+	}
+	dir := t.TempDir()
+	prelude := filepath.Join(dir, "prelude.h")
+	if err := os.WriteFile(prelude, []byte(codegen.Prelude()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ks := []*dsl.Kernel{kernels.GlobalHistogramWarpKernel(), kernels.GlobalHistogramCombinedKernel(),
+		kernels.GlobalOccursWarpKernel(), kernels.BlockSortKernel[uint32]("blockSort32", 8, nil, nil),
+		kernels.BlockSortPairsKernel[uint64, float64]("blockSortPairs64", 4, nil, nil)}
+	ks = append(ks, kernels.SharedHistogramKernels()...)
+	ks = append(ks, kernels.SharedOccursKernels()...)
+	for _, k := range ks {
+		kernel, err := k.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _, err := codegen.CUDA(kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, kernel.Name+".cu")
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc",
+			"-nocudalib", "-Xclang", "-target-feature", "-Xclang", "+ptx70", "-include", prelude,
+			"-S", "-o", os.DevNull, file)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("clang rejects kernel %s: %v\n%s", kernel.Name, err, out)
+		}
+	}
+}
