@@ -85,7 +85,11 @@ func measureAll(opts options, stderr io.Writer) (rows []row, err error) {
 	b.dists = opts.dists
 	if opts.cubBin != "" {
 		fmt.Fprintf(stderr, "running the baseline %s\n", opts.cubBin)
-		if cub, err = runBaseline(opts.cubBin, opts.sizes, opts.runs, opts.seed, stderr); err != nil {
+		var names []string
+		for _, d := range opts.dists {
+			names = append(names, d.label())
+		}
+		if cub, err = runBaseline(opts.cubBin, opts.sizes, names, opts.runs, opts.seed, stderr); err != nil {
 			return nil, err
 		}
 	}
@@ -98,7 +102,8 @@ func measureAll(opts options, stderr io.Writer) (rows []row, err error) {
 	return append(ours, cub...), nil
 }
 
-// report writes the charts and the table into dir and prints the table.
+// report writes the charts and the table into dir and prints the ratio
+// grid.
 func report(dir string, rows []row, stdout, stderr io.Writer) error {
 	text, err := table(rows)
 	if err != nil {
@@ -116,6 +121,6 @@ func report(dir string, rows []row, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "wrote %s\n", c)
 	}
 	fmt.Fprintf(stderr, "wrote %s\n", path)
-	_, err = io.WriteString(stdout, text)
+	_, err = io.WriteString(stdout, ratioGrid(rows))
 	return err
 }

@@ -15,26 +15,41 @@ import (
 // obsbench's alike.
 const csvHeader = "n,dist,method,median_ms,min_ms,max_ms,runs"
 
-// Method names of the rows.
+// Method names of the rows: ours, then the baseline's (bench/cub/baseline.cu).
 const (
 	obsCounting   = "obs_counting"
 	obsOccurrence = "obs_occurrence"
 	// The paper's pipelines, kept for comparison.
 	obsCountingPaper   = "obs_counting_paper"
 	obsOccurrencePaper = "obs_occurrence_paper"
-	cubRadixBits       = "cub_radix_bits"
-	cubRadixFull       = "cub_radix_full"
-	thrustSort         = "thrust_sort"
-	cubSortUnique      = "cub_sort_unique"
-	memcpyMethod       = "memcpy"
-	// The exclusive scan of the keys (uint32 sums), and CUB's.
+	// The exclusive scan of the keys (uint32 sums).
 	obsScan = "obs_scan"
+
+	// cub::DeviceRadixSort::SortKeys over the key type's every bit, and
+	// over bits [0, b) with b the bit length of the range's largest key
+	// (uint32 keys only).
+	cubRadixFull = "cub_radix_full"
+	cubRadixBits = "cub_radix_bits"
+	// cub::DeviceRadixSort::SortPairs with uint32 values, the same two
+	// ways.
+	cubPairsFull = "cub_pairs_full"
+	cubPairsBits = "cub_pairs_bits"
+	thrustSort   = "thrust_sort"
+	// The radix sort (told the range's bits for uint32 keys), then
+	// cub::DeviceSelect::Unique.
+	cubSortUnique = "cub_sort_unique"
+	// cub::DeviceScan::ExclusiveSum of uint32 keys.
 	cubScan = "cub_scan"
+	// The device-to-device copy of the keys: the floor.
+	memcpyMethod = "memcpy"
 )
 
+// baselineMethods are the baseline's methods, in its order.
+var baselineMethods = []string{cubRadixBits, cubRadixFull, cubPairsBits, cubPairsFull, thrustSort, cubSortUnique, cubScan, memcpyMethod}
+
 // methodOrder is the order of the methods in the CSV, the charts' legends
-// and their colours.
-var methodOrder = []string{obsCounting, obsOccurrence, obsCountingPaper, obsOccurrencePaper, cubRadixBits, cubRadixFull, thrustSort, cubSortUnique, obsScan, cubScan, memcpyMethod}
+// and their colours: ourMethods, then the baseline's.
+var methodOrder = append(methodNames(ourMethods), baselineMethods...)
 
 // row is one measurement: a method sorting n keys of one distribution,
 // timed over runs runs.
