@@ -83,20 +83,7 @@ func TestKeysMatchBaseline(t *testing.T) {
 // the host's C++ compiler and compares every distribution's keys and span
 // with Go's, for a few key counts and seeds.
 func TestKeysMatchTheBaselinesGenerator(t *testing.T) {
-	cxx := ""
-	for _, name := range []string{os.Getenv("CXX"), "clang++-14", "clang++", "c++", "g++"} {
-		if path, err := exec.LookPath(name); name != "" && err == nil {
-			cxx = path
-			break
-		}
-	}
-	if cxx == "" {
-		t.Skip("no C++ compiler to build bench/cub/keys_dump.cpp")
-	}
-	bin := filepath.Join(t.TempDir(), "keys_dump")
-	if out, err := exec.Command(cxx, "-std=c++17", "-O1", "-o", bin, filepath.Join("..", "..", "bench", "cub", "keys_dump.cpp")).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", cxx, err, out)
-	}
+	bin := buildCXX(t, "keys_dump.cpp")
 	for _, tc := range []struct {
 		n    int
 		seed uint64
@@ -119,6 +106,30 @@ func TestKeysMatchTheBaselinesGenerator(t *testing.T) {
 			}
 		}
 	}
+}
+
+// buildCXX builds the C++ program bench/cub/source with the host's C++
+// compiler (skipping the test when there is none) and extra flags, and
+// returns the binary's path.
+func buildCXX(t *testing.T, source string, flags ...string) string {
+	t.Helper()
+	cxx := ""
+	for _, name := range []string{os.Getenv("CXX"), "clang++-14", "clang++", "c++", "g++"} {
+		if path, err := exec.LookPath(name); name != "" && err == nil {
+			cxx = path
+			break
+		}
+	}
+	if cxx == "" {
+		t.Skip("no C++ compiler to build bench/cub/" + source)
+	}
+	bin := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(source), filepath.Ext(source)))
+	args := append([]string{"-std=c++17", "-O0", "-o", bin}, flags...)
+	args = append(args, filepath.Join("..", "..", "bench", "cub", source), "-lpthread")
+	if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", cxx, args, err, out)
+	}
+	return bin
 }
 
 // TestKeysLieInTheirSpan checks every integer distribution's keys against
