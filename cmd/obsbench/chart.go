@@ -18,9 +18,9 @@ import (
 
 // Chart geometry: the plot on the left, the legend in a column on the right.
 const (
-	chartWidth  = 14 * vg.Inch
+	chartWidth  = 15 * vg.Inch
 	chartHeight = 5 * vg.Inch
-	legendWidth = 2.6 * vg.Inch
+	legendWidth = 3.4 * vg.Inch
 )
 
 // logSpread is the ratio of the largest to the smallest value from which
@@ -104,7 +104,7 @@ func ratioSeries(rows []row, n int) []series {
 }
 
 // drawChart draws lines across the distributions as an SVG file, with a
-// grey line at 1 when one is set.
+// grey line at 1, inside the y axis, when one is set.
 func drawChart(path, title, yLabel string, dists []string, lines []series, one bool) error {
 	p := plot.New()
 	p.Title.Text = title
@@ -139,6 +139,7 @@ func drawChart(path, title, yLabel string, dists []string, lines []series, one b
 		p.Add(f)
 		legend.Add("ours = CUB", f)
 		values = append(values, 1)
+		p.Y.Min, p.Y.Max = min(p.Y.Min, 1), max(p.Y.Max, 1)
 	}
 	if logScale(values) {
 		p.Y.Scale = plot.LogScale{}
