@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -93,6 +94,9 @@ func measureAll(opts options, stderr io.Writer) (rows []row, err error) {
 			return nil, err
 		}
 	}
+	if err := checkBaselineRows(cub); err != nil {
+		return nil, err
+	}
 	fmt.Fprintf(stderr, "measuring on %s: %d timed runs after %d warm-ups, seed %d\n", dev.Name(), opts.runs, warmups, opts.seed)
 	ours, err := b.measure(opts.sizes)
 	if err != nil {
@@ -100,6 +104,18 @@ func measureAll(opts options, stderr io.Writer) (rows []row, err error) {
 	}
 	fmt.Fprintf(stderr, "done in %.1fs, every result checked\n", time.Since(b.began).Seconds())
 	return append(ours, cub...), nil
+}
+
+// checkBaselineRows refuses baseline rows of our own methods, which the
+// measurement would duplicate (a bench.csv given as -cub, say).
+func checkBaselineRows(rows []row) error {
+	ours := methodNames(ourMethods)
+	for _, r := range rows {
+		if slices.Contains(ours, r.method) {
+			return fmt.Errorf("the baseline's rows include n=%d dist=%s method=%s, one of ours: give the CSV the baseline printed", r.n, r.dist, r.method)
+		}
+	}
+	return nil
 }
 
 // report writes the charts and the table into dir and prints the ratio
