@@ -1,53 +1,48 @@
 // baseline.cu: the CUB/Thrust baseline of the sort benchmark.
 //
-// For every key count N and every key distribution it times, with CUDA events,
-// the library routines a counting sort or an occurrence sort is measured
-// against, checks every result against a host reference, and prints one CSV
-// row per measurement on stdout:
+// For every key count N and every key distribution (keys.h, the same keys
+// cmd/obsbench makes) it times, with CUDA events, the library routines the
+// project's sorts are measured against, checks every result against a host
+// reference, and prints one CSV row per measurement on stdout:
 //
 //   n,dist,method,median_ms,min_ms,max_ms,runs
 //
-// Methods:
+// Methods (K the distribution's key type: uint32, uint64 or float; b the bit
+// length of the distribution's declared largest key, see keys.h):
 //   memcpy           device-to-device copy of the keys (the floor);
-//   cub_radix_full   cub::DeviceRadixSort::SortKeys over all 32 bits;
-//   cub_radix_bits   the same over bits [0, b), b the bits of the largest key;
+//   cub_radix_full   cub::DeviceRadixSort::SortKeys over all the bits of K;
+//   cub_radix_bits   the same over bits [0, b) (uint32 keys);
+//   cub_pairs_full   cub::DeviceRadixSort::SortPairs, uint32 values 0..N-1,
+//                    over all the bits of K;
+//   cub_pairs_bits   the same over bits [0, b) (uint32 keys);
 //   thrust_sort      thrust::sort in place (its own temporary allocation and
 //                    final synchronisation included, as a Thrust user gets it);
-//   cub_sort_unique  cub radix sort over [0, b) then cub::DeviceSelect::Unique,
-//                    giving the sorted distinct keys and their count;
-//   cub_scan         cub::DeviceScan::ExclusiveSum of the keys (uint32, modulo
-//                    2^32), beside which the library's single-pass scan is timed.
+//   cub_sort_unique  the radix sort (over [0, b) for uint32 keys, all bits
+//                    otherwise) then cub::DeviceSelect::Unique, giving the
+//                    sorted distinct keys and their count;
+//   cub_scan         cub::DeviceScan::ExclusiveSum of the keys (uint32 keys,
+//                    modulo 2^32), beside which the library's scan is timed.
 //
-// Distributions (uint32 keys):
-//   Tx      x = 4..24: uniform keys in [0, 2^x), b = x;
-//   sorted  keys 0..N-1 in order, b = ceil(log2 N);
-//   unique  a random permutation of 0..N-1, b = ceil(log2 N).
+// Checks, on the host after the first timed method run: sorts element by
+// element against std::sort; pairs also that the values are a permutation of
+// 0..N-1 whose keys are the sorted keys, equal keys in the order of their
+// indices (CUB's radix sort is stable); sort+unique against std::unique and
+// its count; the scan against the host's sums. A wrong result prints what was
+// wrong and exits with status 1.
 //
-// Key generation, exactly (every array starts from a fresh generator whose
-// state is the seed, -seed, default 1):
-//
-//   splitmix64: state += 0x9E3779B97F4A7C15;
-//               z = state;
-//               z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
-//               z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
-//               return z ^ (z >> 31);            (all arithmetic mod 2^64)
-//   Tx:     key[i] = uint32(splitmix64() >> (64 - x)) for i = 0, 1, ..., N-1;
-//   sorted: key[i] = i (the generator is not used);
-//   unique: key[i] = i, then for i = N-1 down to 1:
-//           j = splitmix64() % (i + 1); swap key[i] and key[j].
-//
-// Test vectors, seed 1: T8 with N = 8 is 145 190 248 113 113 195 224 133;
-// T24 with N = 4 is 9505325 12512141 16290722 7455110; unique with N = 8 is
-// 4 3 2 7 5 6 0 1.
-//
-// Timing: buffers and temporary storage are allocated once per N (grown if a
-// method needs more), outside the timed region. Each method runs 3 untimed
-// warm-ups, then R timed runs (-runs, default 15, at least 15), each between
-// its own pair of events; median, minimum and maximum of the R are reported.
+// Timing: buffers and temporary storage are allocated once per N and
+// distribution (grown if a method needs more), outside the timed region. Each
+// method runs 3 untimed warm-ups, then R timed runs (-runs, default 15, at
+// least 15), each between its own pair of events on the default stream; the
+// median, minimum and maximum of the R are reported.
 //
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -lpthread -o baseline baseline.cu
-// Usage: baseline [-n N]... [-runs R] [-seed S]
-//   -n may be given several times; without it N = 2^20, 2^21, ..., 2^25.
+// Usage: baseline [-n N]... [-dist D]... [-runs R] [-seed S]
+//   -n may be given several times; without it N = 2^10, 2^16, 1000003, 2^20,
+//   2^25, 2^27. -dist (repeatable) picks distributions by name; without it
+//   every one of keys.h.
+
+#include "keys.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -56,15 +51,14 @@
 #include <thrust/sort.h>
 
 #include <algorithm>
-#include <chrono>
-#include <climits>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -81,83 +75,12 @@ static void check_cuda(cudaError_t err, const char *what, const char *file, int 
 static const int kWarmups = 3;
 static const int kMinRuns = 15;
 
-// ---- key generation -------------------------------------------------------
-
-struct SplitMix64 {
-  uint64_t state;
-
-  uint64_t next() {
-    state += 0x9E3779B97F4A7C15ull;
-    uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
-enum class Shape { Range, Sorted, Unique };
-
-struct Distribution {
-  std::string name;
-  Shape shape;
-  int range_bits;  // x of Tx; unused for Sorted and Unique
-};
-
-static std::vector<Distribution> all_distributions() {
-  std::vector<Distribution> dists;
-  for (int x = 4; x <= 24; ++x) {
-    dists.push_back({"T" + std::to_string(x), Shape::Range, x});
-  }
-  dists.push_back({"sorted", Shape::Sorted, 0});
-  dists.push_back({"unique", Shape::Unique, 0});
-  return dists;
-}
-
-static void generate_keys(const Distribution &dist, uint64_t seed, std::vector<uint32_t> &keys) {
-  SplitMix64 rng{seed};
-  size_t n = keys.size();
-  switch (dist.shape) {
-  case Shape::Range:
-    for (size_t i = 0; i < n; ++i) {
-      keys[i] = static_cast<uint32_t>(rng.next() >> (64 - dist.range_bits));
-    }
-    break;
-  case Shape::Sorted:
-    for (size_t i = 0; i < n; ++i) {
-      keys[i] = static_cast<uint32_t>(i);
-    }
-    break;
-  case Shape::Unique:
-    for (size_t i = 0; i < n; ++i) {
-      keys[i] = static_cast<uint32_t>(i);
-    }
-    for (size_t i = n - 1; i >= 1; --i) {
-      size_t j = static_cast<size_t>(rng.next() % (static_cast<uint64_t>(i) + 1));
-      std::swap(keys[i], keys[j]);
-    }
-    break;
-  }
-}
-
-// ceil_log2 returns the smallest b >= 1 with n <= 2^b: the bits that hold 0..n-1.
-static int ceil_log2(size_t n) {
-  int b = 1;
-  while (b < 32 && (uint64_t(1) << b) < n) {
-    ++b;
-  }
-  return b;
-}
-
-// key_bits is the end bit a radix sort needs: every key of dist is below 2^b.
-static int key_bits(const Distribution &dist, size_t n) {
-  return dist.shape == Shape::Range ? dist.range_bits : ceil_log2(n);
-}
-
 // ---- host reference -------------------------------------------------------
 
 // host_sort is std::sort on equal slices in parallel threads, then pairwise
-// std::merge rounds, so that the references for 2^25 keys take a fraction of a second.
-static void host_sort(std::vector<uint32_t> &v) {
+// std::merge rounds, so that the references for 2^27 keys take a second or two.
+template <typename K>
+static void host_sort(std::vector<K> &v) {
   size_t parts = 1;
   size_t cores = std::max(1u, std::thread::hardware_concurrency());
   while (parts * 2 <= std::min<size_t>(cores, 16)) {
@@ -178,9 +101,9 @@ static void host_sort(std::vector<uint32_t> &v) {
   for (auto &w : workers) {
     w.join();
   }
-  std::vector<uint32_t> other(v.size());
-  uint32_t *src = v.data();
-  uint32_t *dst = other.data();
+  std::vector<K> other(v.size());
+  K *src = v.data();
+  K *dst = other.data();
   for (size_t width = 1; width < parts; width *= 2) {
     workers.clear();
     for (size_t p = 0; p < parts; p += 2 * width) {
@@ -201,28 +124,43 @@ static void host_sort(std::vector<uint32_t> &v) {
 
 // ---- device buffers -------------------------------------------------------
 
-// Buffers holds everything one N needs on the device.
+// Buffers holds everything one N of keys of type K needs on the device.
+template <typename K>
 struct Buffers {
   int n = 0;
-  uint32_t *keys = nullptr;  // the input, never written by a method
-  uint32_t *out = nullptr;   // a method's result
-  uint32_t *work = nullptr;  // in-place sort target, intermediate sorted keys
-  int *count = nullptr;      // DeviceSelect::Unique's count of distinct keys
-  void *temp = nullptr;      // CUB temporary storage
+  K *keys = nullptr;             // the input, never written by a method
+  K *out = nullptr;              // a method's result
+  K *work = nullptr;             // in-place sort target, intermediate sorted keys
+  uint32_t *values = nullptr;    // 0, 1, ..., n-1: SortPairs' values
+  uint32_t *values_out = nullptr;
+  int *count = nullptr;          // DeviceSelect::Unique's count of distinct keys
+  void *temp = nullptr;          // CUB temporary storage
   size_t temp_bytes = 0;
 
   explicit Buffers(int count_keys) : n(count_keys) {
-    size_t bytes = size_t(n) * sizeof(uint32_t);
-    CHECK(cudaMalloc(&keys, bytes));
-    CHECK(cudaMalloc(&out, bytes));
-    CHECK(cudaMalloc(&work, bytes));
-    CHECK(cudaMalloc(&count, sizeof(int)));
+    size_t bytes = size_t(n) * sizeof(K);
+    CHECK(cudaMalloc(reinterpret_cast<void **>(&keys), bytes));
+    CHECK(cudaMalloc(reinterpret_cast<void **>(&out), bytes));
+    CHECK(cudaMalloc(reinterpret_cast<void **>(&work), bytes));
+    CHECK(cudaMalloc(reinterpret_cast<void **>(&values), size_t(n) * sizeof(uint32_t)));
+    CHECK(cudaMalloc(reinterpret_cast<void **>(&values_out), size_t(n) * sizeof(uint32_t)));
+    CHECK(cudaMalloc(reinterpret_cast<void **>(&count), sizeof(int)));
+    std::vector<uint32_t> iota(n);
+    for (int i = 0; i < n; ++i) {
+      iota[i] = uint32_t(i);
+    }
+    CHECK(cudaMemcpy(values, iota.data(), size_t(n) * sizeof(uint32_t), cudaMemcpyHostToDevice));
   }
+
+  Buffers(const Buffers &) = delete;
+  Buffers &operator=(const Buffers &) = delete;
 
   ~Buffers() {
     CHECK(cudaFree(keys));
     CHECK(cudaFree(out));
     CHECK(cudaFree(work));
+    CHECK(cudaFree(values));
+    CHECK(cudaFree(values_out));
     CHECK(cudaFree(count));
     CHECK(cudaFree(temp));
   }
@@ -237,12 +175,14 @@ struct Buffers {
     temp_bytes = bytes;
   }
 
-  // poison fills every output with 0xFF bytes, so that a method that writes
-  // nothing cannot pass on an earlier method's result.
+  // poison fills every output with 0xFF bytes (the largest integer, a NaN for
+  // floats), so that a method that writes nothing cannot pass on an earlier
+  // method's result.
   void poison() {
-    size_t bytes = size_t(n) * sizeof(uint32_t);
+    size_t bytes = size_t(n) * sizeof(K);
     CHECK(cudaMemset(out, 0xFF, bytes));
     CHECK(cudaMemset(work, 0xFF, bytes));
+    CHECK(cudaMemset(values_out, 0xFF, size_t(n) * sizeof(uint32_t)));
     CHECK(cudaMemset(count, 0xFF, sizeof(int)));
   }
 };
@@ -284,18 +224,67 @@ static Timing time_runs(int runs, const std::function<void()> &prepare,
 
 // ---- checking -------------------------------------------------------------
 
-// check_result copies count keys back from device and compares them with
-// expected element by element; a mismatch ends the program.
-static void check_result(const char *method, const Distribution &dist, int n,
-                         const uint32_t *device, const std::vector<uint32_t> &expected,
-                         std::vector<uint32_t> &host) {
-  CHECK(cudaMemcpy(host.data(), device, expected.size() * sizeof(uint32_t),
-                   cudaMemcpyDeviceToHost));
+// Check names the measurement a check is of, for its error messages.
+struct Check {
+  int n;
+  const Distribution &dist;
+  const char *method;
+
+  // fail prints what was wrong and ends the program.
+  [[noreturn]] void fail(const std::string &what) const {
+    std::fprintf(stderr, "error: n=%d dist=%s method=%s: %s\n", n, dist.name.c_str(), method,
+                 what.c_str());
+    std::exit(1);
+  }
+};
+
+// show writes a key for an error message.
+template <typename K>
+static std::string show(K k) {
+  std::ostringstream s;
+  s << +k;
+  return s.str();
+}
+
+// check_keys copies expected.size() keys back from device and compares them
+// with expected element by element.
+template <typename K>
+static void check_keys(const Check &c, const K *device, const std::vector<K> &expected) {
+  std::vector<K> got(expected.size());
+  CHECK(cudaMemcpy(got.data(), device, expected.size() * sizeof(K), cudaMemcpyDeviceToHost));
   for (size_t i = 0; i < expected.size(); ++i) {
-    if (host[i] != expected[i]) {
-      std::fprintf(stderr, "error: n=%d dist=%s method=%s: element %zu is %u, want %u\n", n,
-                   dist.name.c_str(), method, i, host[i], expected[i]);
-      std::exit(1);
+    // != rather than a byte compare: the 0xFF poison of float outputs is a NaN,
+    // which equals nothing.
+    if (got[i] != expected[i]) {
+      c.fail("element " + std::to_string(i) + " is " + show(got[i]) + ", want " + show(expected[i]));
+    }
+  }
+}
+
+// check_argsort checks that the values on the device are the stable argsort
+// of keys, whose sorted order is sorted.
+template <typename K>
+static void check_argsort(const Check &c, const uint32_t *device, const std::vector<K> &keys,
+                          const std::vector<K> &sorted) {
+  size_t n = keys.size();
+  std::vector<uint32_t> got(n);
+  CHECK(cudaMemcpy(got.data(), device, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  std::vector<char> seen(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t v = got[i];
+    std::string at = "value " + std::to_string(i) + " is " + std::to_string(v);
+    if (v >= n) {
+      c.fail(at + ", not an index of the keys");
+    }
+    if (seen[v]) {
+      c.fail(at + ", an index already seen");
+    }
+    seen[v] = 1;
+    if (keys[v] != sorted[i]) {
+      c.fail(at + ", whose key " + show(keys[v]) + " is not the sorted key " + show(sorted[i]));
+    }
+    if (i > 0 && sorted[i - 1] == sorted[i] && got[i - 1] > v) {
+      c.fail(at + ", after " + std::to_string(got[i - 1]) + ": equal keys out of their order");
     }
   }
 }
@@ -309,51 +298,43 @@ static void print_row(int n, const Distribution &dist, const char *method, const
 
 // ---- the benchmark --------------------------------------------------------
 
-// bench_distribution measures and checks every method on one distribution.
-static void bench_distribution(Buffers &buf, const Distribution &dist, uint64_t seed, int runs) {
-  int n = buf.n;
-  size_t bytes = size_t(n) * sizeof(uint32_t);
-  int bits = key_bits(dist, n);
+// RadixBits is one way a radix sort is told the keys' bits.
+struct RadixBits {
+  const char *keys_method, *pairs_method;
+  int end_bit;
+};
 
-  std::vector<uint32_t> keys(n);
-  generate_keys(dist, seed, keys);
-  std::vector<uint32_t> sorted = keys;
+// bench_keys measures and checks every method on the keys of one
+// distribution; bits is b, or 0 where the keys have no integer range.
+template <typename K>
+static void bench_keys(const Distribution &dist, const std::vector<K> &keys, int bits,
+                       int runs) {
+  int n = int(keys.size());
+  size_t bytes = size_t(n) * sizeof(K);
+  Buffers<K> buf(n);
+  std::vector<K> sorted = keys;
   host_sort(sorted);
-  std::vector<uint32_t> distinct = sorted;
+  std::vector<K> distinct = sorted;
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  std::vector<uint32_t> host(n);
   CHECK(cudaMemcpy(buf.keys, keys.data(), bytes, cudaMemcpyHostToDevice));
 
   auto nothing = [] {};
   size_t need = 0;
+  const int full = int(sizeof(K) * 8);
 
   buf.poison();
   Timing t = time_runs(runs, nothing, [&] {
     CHECK(cudaMemcpyAsync(buf.out, buf.keys, bytes, cudaMemcpyDeviceToDevice, 0));
   });
-  check_result("memcpy", dist, n, buf.out, keys, host);
+  check_keys(Check{n, dist, "memcpy"}, buf.out, keys);
   print_row(n, dist, "memcpy", t, runs);
 
-  std::vector<uint32_t> sums(n);
-  uint32_t acc = 0;
-  for (int i = 0; i < n; ++i) {
-    sums[i] = acc;
-    acc += keys[i];
+  std::vector<RadixBits> radix = {{"cub_radix_full", "cub_pairs_full", full}};
+  if (bits > 0) {
+    radix.push_back({"cub_radix_bits", "cub_pairs_bits", bits});
   }
-  CHECK(cub::DeviceScan::ExclusiveSum(nullptr, need, buf.keys, buf.out, n));
-  buf.reserve(need);
-  buf.poison();
-  t = time_runs(runs, nothing, [&] {
-    size_t temp_bytes = buf.temp_bytes;
-    CHECK(cub::DeviceScan::ExclusiveSum(buf.temp, temp_bytes, buf.keys, buf.out, n));
-  });
-  check_result("cub_scan", dist, n, buf.out, sums, host);
-  print_row(n, dist, "cub_scan", t, runs);
-
-  const int radix_bits[2] = {32, bits};
-  const char *radix_names[2] = {"cub_radix_full", "cub_radix_bits"};
-  for (int k = 0; k < 2; ++k) {
-    int end_bit = radix_bits[k];
+  for (const RadixBits &r : radix) {
+    int end_bit = r.end_bit;
     CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, buf.keys, buf.out, n, 0, end_bit));
     buf.reserve(need);
     buf.poison();
@@ -362,8 +343,21 @@ static void bench_distribution(Buffers &buf, const Distribution &dist, uint64_t 
       CHECK(cub::DeviceRadixSort::SortKeys(buf.temp, temp_bytes, buf.keys, buf.out, n, 0,
                                            end_bit));
     });
-    check_result(radix_names[k], dist, n, buf.out, sorted, host);
-    print_row(n, dist, radix_names[k], t, runs);
+    check_keys(Check{n, dist, r.keys_method}, buf.out, sorted);
+    print_row(n, dist, r.keys_method, t, runs);
+
+    CHECK(cub::DeviceRadixSort::SortPairs(nullptr, need, buf.keys, buf.out, buf.values,
+                                          buf.values_out, n, 0, end_bit));
+    buf.reserve(need);
+    buf.poison();
+    t = time_runs(runs, nothing, [&] {
+      size_t temp_bytes = buf.temp_bytes;
+      CHECK(cub::DeviceRadixSort::SortPairs(buf.temp, temp_bytes, buf.keys, buf.out, buf.values,
+                                            buf.values_out, n, 0, end_bit));
+    });
+    check_keys(Check{n, dist, r.pairs_method}, buf.out, sorted);
+    check_argsort(Check{n, dist, r.pairs_method}, buf.values_out, keys, sorted);
+    print_row(n, dist, r.pairs_method, t, runs);
   }
 
   buf.poison();
@@ -371,46 +365,99 @@ static void bench_distribution(Buffers &buf, const Distribution &dist, uint64_t 
       runs,
       [&] { CHECK(cudaMemcpyAsync(buf.work, buf.keys, bytes, cudaMemcpyDeviceToDevice, 0)); },
       [&] { thrust::sort(thrust::device, buf.work, buf.work + n); });
-  check_result("thrust_sort", dist, n, buf.work, sorted, host);
+  check_keys(Check{n, dist, "thrust_sort"}, buf.work, sorted);
   print_row(n, dist, "thrust_sort", t, runs);
 
+  int unique_bits = bits > 0 ? bits : full;
   size_t unique_need = 0;
-  CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, buf.keys, buf.work, n, 0, bits));
+  CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, buf.keys, buf.work, n, 0, unique_bits));
   CHECK(cub::DeviceSelect::Unique(nullptr, unique_need, buf.work, buf.out, buf.count, n));
   buf.reserve(std::max(need, unique_need));
   buf.poison();
   t = time_runs(runs, nothing, [&] {
     size_t temp_bytes = buf.temp_bytes;
-    CHECK(cub::DeviceRadixSort::SortKeys(buf.temp, temp_bytes, buf.keys, buf.work, n, 0, bits));
+    CHECK(cub::DeviceRadixSort::SortKeys(buf.temp, temp_bytes, buf.keys, buf.work, n, 0,
+                                         unique_bits));
     temp_bytes = buf.temp_bytes;
     CHECK(cub::DeviceSelect::Unique(buf.temp, temp_bytes, buf.work, buf.out, buf.count, n));
   });
   int count = -1;
   CHECK(cudaMemcpy(&count, buf.count, sizeof(int), cudaMemcpyDeviceToHost));
+  Check unique_check{n, dist, "cub_sort_unique"};
   if (count != int(distinct.size())) {
-    std::fprintf(stderr, "error: n=%d dist=%s method=cub_sort_unique: %d distinct keys, want %zu\n",
-                 n, dist.name.c_str(), count, distinct.size());
-    std::exit(1);
+    unique_check.fail(std::to_string(count) + " distinct keys, want " +
+                      std::to_string(distinct.size()));
   }
-  check_result("cub_sort_unique", dist, n, buf.out, distinct, host);
+  check_keys(unique_check, buf.out, distinct);
   print_row(n, dist, "cub_sort_unique", t, runs);
+}
+
+// bench_scan measures and checks the exclusive sum of uint32 keys.
+static void bench_scan(const Distribution &dist, const std::vector<uint32_t> &keys, int runs) {
+  int n = int(keys.size());
+  Buffers<uint32_t> buf(n);
+  CHECK(cudaMemcpy(buf.keys, keys.data(), size_t(n) * sizeof(uint32_t), cudaMemcpyHostToDevice));
+  std::vector<uint32_t> sums(n);
+  uint32_t acc = 0;
+  for (int i = 0; i < n; ++i) {
+    sums[i] = acc;
+    acc += keys[i];
+  }
+  size_t need = 0;
+  CHECK(cub::DeviceScan::ExclusiveSum(nullptr, need, buf.keys, buf.out, n));
+  buf.reserve(need);
+  buf.poison();
+  Timing t = time_runs(runs, [] {}, [&] {
+    size_t temp_bytes = buf.temp_bytes;
+    CHECK(cub::DeviceScan::ExclusiveSum(buf.temp, temp_bytes, buf.keys, buf.out, n));
+  });
+  check_keys(Check{n, dist, "cub_scan"}, buf.out, sums);
+  print_row(n, dist, "cub_scan", t, runs);
+}
+
+// bench_distribution makes n keys of dist and measures every method of its
+// key type on them.
+static void bench_distribution(const Distribution &dist, int n, uint64_t seed, int runs) {
+  switch (dist.type) {
+  case KeyType::U32: {
+    std::vector<uint32_t> keys = uint32_keys(dist, size_t(n), seed);
+    bench_keys(dist, keys, span_bits(key_span(dist, size_t(n), seed)), runs);
+    bench_scan(dist, keys, runs);
+    return;
+  }
+  case KeyType::U64:
+    bench_keys(dist, uint64_keys(dist, size_t(n), seed), 0, runs);
+    return;
+  case KeyType::F32:
+    bench_keys(dist, float_keys(dist, size_t(n), seed), 0, runs);
+    return;
+  }
+  std::fprintf(stderr, "error: distribution %s has no key type\n", dist.name.c_str());
+  std::exit(1);
 }
 
 // ---- command line ---------------------------------------------------------
 
 struct Options {
   std::vector<int> sizes;
+  std::vector<Distribution> dists;
   int runs = kMinRuns;
   uint64_t seed = 1;
 };
 
 static void usage() {
+  std::string names;
+  for (const Distribution &d : all_distributions()) {
+    names += " " + d.name;
+  }
   std::fprintf(stderr,
-               "usage: baseline [-n N]... [-runs R] [-seed S]\n"
-               "  -n N     key count, 1 <= N <= %d; repeatable (default 2^20 .. 2^25)\n"
+               "usage: baseline [-n N]... [-dist D]... [-runs R] [-seed S]\n"
+               "  -n N     key count, 1 <= N <= %d; repeatable (default 2^10, 2^16, 1000003,\n"
+               "           2^20, 2^25, 2^27)\n"
+               "  -dist D  key distribution; repeatable (default all:%s)\n"
                "  -runs R  timed runs per measurement, at least %d (default %d)\n"
                "  -seed S  key generator seed (default 1)\n",
-               INT_MAX, kMinRuns, kMinRuns);
+               1 << 30, names.c_str(), kMinRuns, kMinRuns);
   std::exit(2);
 }
 
@@ -427,6 +474,7 @@ static long long parse_number(const char *flag, const char *text) {
 
 static Options parse_options(int argc, char **argv) {
   Options opt;
+  std::vector<Distribution> all = all_distributions();
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     if (flag == "-h" || flag == "-help" || flag == "--help") {
@@ -439,11 +487,19 @@ static Options parse_options(int argc, char **argv) {
     const char *value = argv[++i];
     if (flag == "-n") {
       long long n = parse_number("-n", value);
-      if (n < 1 || n > INT_MAX) {
+      if (n < 1 || n > (1 << 30)) {
         std::fprintf(stderr, "error: -n %lld is out of range\n", n);
         usage();
       }
       opt.sizes.push_back(int(n));
+    } else if (flag == "-dist") {
+      auto it = std::find_if(all.begin(), all.end(),
+                             [&](const Distribution &d) { return d.name == value; });
+      if (it == all.end()) {
+        std::fprintf(stderr, "error: unknown distribution %s\n", value);
+        usage();
+      }
+      opt.dists.push_back(*it);
     } else if (flag == "-runs") {
       long long r = parse_number("-runs", value);
       if (r < kMinRuns || r > 100000) {
@@ -452,16 +508,22 @@ static Options parse_options(int argc, char **argv) {
       }
       opt.runs = int(r);
     } else if (flag == "-seed") {
-      opt.seed = uint64_t(parse_number("-seed", value));
+      long long s = parse_number("-seed", value);
+      if (s < 0) {
+        std::fprintf(stderr, "error: -seed %lld is negative\n", s);
+        usage();
+      }
+      opt.seed = uint64_t(s);
     } else {
       std::fprintf(stderr, "error: unknown flag %s\n", flag.c_str());
       usage();
     }
   }
   if (opt.sizes.empty()) {
-    for (int e = 20; e <= 25; ++e) {
-      opt.sizes.push_back(1 << e);
-    }
+    opt.sizes = {1 << 10, 1 << 16, 1000003, 1 << 20, 1 << 25, 1 << 27};
+  }
+  if (opt.dists.empty()) {
+    opt.dists = all;
   }
   return opt;
 }
@@ -480,19 +542,18 @@ int main(int argc, char **argv) {
     auto begin = std::chrono::steady_clock::now();
     std::printf("n,dist,method,median_ms,min_ms,max_ms,runs\n");
     std::fflush(stdout);
-    std::vector<Distribution> dists = all_distributions();
     for (int n : opt.sizes) {
-      Buffers buf(n);
-      for (const Distribution &dist : dists) {
+      for (const Distribution &dist : opt.dists) {
         double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         std::fprintf(stderr, "[%7.1fs] n=%d dist=%s\n", secs, n, dist.name.c_str());
-        bench_distribution(buf, dist, opt.seed, opt.runs);
+        bench_distribution(dist, n, opt.seed, opt.runs);
       }
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     std::fprintf(stderr, "done in %.1fs, every result checked\n", secs);
   } catch (const std::exception &e) {
+    // Thrust reports CUDA errors by throwing.
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;
   }

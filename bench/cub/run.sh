@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run.sh builds the CUB/Thrust sort baseline into OUTDIR and runs it with the
-# remaining arguments (see baseline.cu for its flags).
+# remaining arguments (see baseline.cu for its flags: -n, -dist, -runs, -seed).
 #
-#   bash bench/cub/run.sh OUTDIR [-n N]... [-runs R] [-seed S]
+#   bash bench/cub/run.sh OUTDIR [-n N]... [-dist D]... [-runs R] [-seed S]
 #
 # The CSV goes to stdout and to OUTDIR/cub.csv; progress and the CSV's path go
 # to stderr. The exit status is non-zero if the build fails or any result is wrong.
@@ -23,6 +23,6 @@ fi
 
 mkdir -p "$out"
 echo "building $out/baseline" >&2
-"$nvcc" -O3 -std=c++17 -arch=sm_90 -lpthread -o "$out/baseline" "$here/baseline.cu"
+"$nvcc" -O3 -std=c++17 -arch=sm_90 -lpthread -I"$here" -o "$out/baseline" "$here/baseline.cu"
 "$out/baseline" "$@" | tee "$out/cub.csv"
 echo "CSV written to $out/cub.csv" >&2

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,7 +40,7 @@ func fakeBaseline(t *testing.T, csv string) (bin, argsFile string) {
 func TestRunBaselinePassesTheSettings(t *testing.T) {
 	bin, argsFile := fakeBaseline(t, csvHeader+"\n64,T4,memcpy,0.010000,0.009000,0.012000,17\n")
 	var progress bytes.Buffer
-	rows, err := runBaseline(bin, []int{64, 1 << 20}, 17, 5, &progress)
+	rows, err := runBaseline(bin, []int{64, 1 << 20}, []string{"T4", "few16"}, 17, 5, &progress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +48,7 @@ func TestRunBaselinePassesTheSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.TrimSpace(string(args)); got != "-n 64 -n 1048576 -runs 17 -seed 5" {
+	if got := strings.TrimSpace(string(args)); got != "-n 64 -n 1048576 -dist T4 -dist few16 -runs 17 -seed 5" {
 		t.Errorf("baseline arguments %q", got)
 	}
 	want := row{n: 64, dist: "T4", method: memcpyMethod, medianMS: 0.01, minMS: 0.009, maxMS: 0.012, runs: 17}
@@ -59,10 +62,10 @@ func TestRunBaselinePassesTheSettings(t *testing.T) {
 
 func TestRunBaselineFailureIsAnError(t *testing.T) {
 	bin, _ := fakeBaseline(t, "")
-	if _, err := runBaseline(bin, []int{64}, 15, 1, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "running the baseline") {
+	if _, err := runBaseline(bin, []int{64}, []string{"T4"}, 15, 1, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "running the baseline") {
 		t.Errorf("error %v, want the baseline's failure", err)
 	}
-	if _, err := runBaseline(filepath.Join(t.TempDir(), "missing"), []int{64}, 15, 1, &bytes.Buffer{}); err == nil {
+	if _, err := runBaseline(filepath.Join(t.TempDir(), "missing"), []int{64}, []string{"T4"}, 15, 1, &bytes.Buffer{}); err == nil {
 		t.Error("running a missing baseline succeeded")
 	}
 }
@@ -82,10 +85,117 @@ func TestMeasureMergesTheBaselinesRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := lookup(rows, 64, "T7", cubRadixBits); !ok || len(rows) != 4*len(ourMethods)+1 {
+	if _, ok := lookup(rows, 64, "T7", cubRadixBits); !ok || len(rows) != cpuRows64+1 {
 		t.Errorf("rows %v lack the baseline's", rows)
 	}
-	if !strings.Contains(stdout.String(), "| T7 |") || !strings.Contains(stderr.String(), "progress") {
+	if !strings.Contains(stdout.String(), "obs_counting / cub_radix_bits") || !strings.Contains(stderr.String(), "progress") {
 		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
+}
+
+// buildFakeBaseline builds bench/cub/baseline.cu against the host-memory
+// stand-ins for CUDA, CUB and Thrust of testdata/fakecuda.
+func buildFakeBaseline(t *testing.T) string {
+	fake, err := filepath.Abs(filepath.Join("testdata", "fakecuda"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buildCXX(t, "baseline.cu", "-x", "c++", "-include", "cuda_runtime.h", "-I"+fake)
+}
+
+// TestBaselineOnFakeCUDA runs the baseline program, built against
+// host-memory CUDA, CUB and Thrust: its CSV has every method for every
+// distribution of its key type, obsbench merges it with a rival for each
+// of our methods, each kind of wrong result exits with status 1 naming
+// it, and bad command lines exit with status 2.
+func TestBaselineOnFakeCUDA(t *testing.T) {
+	bin := buildFakeBaseline(t)
+	t.Run("rows", func(t *testing.T) {
+		rows, err := runBaseline(bin, []int{300, 64}, distOrder(), 15, 3, &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u32 := []string{cubRadixBits, cubRadixFull, cubPairsBits, cubPairsFull, thrustSort, cubSortUnique, cubScan, memcpyMethod}
+		other := []string{cubRadixFull, cubPairsFull, thrustSort, cubSortUnique, memcpyMethod}
+		for _, n := range []int{300, 64} {
+			for _, d := range distributions() {
+				want := u32
+				if d.keyType() != uint32Keys.name {
+					want = other
+				}
+				var got []string
+				for _, r := range rows {
+					if r.n == n && r.dist == d.label() {
+						got = append(got, r.method)
+						if r.runs != 15 || r.minMS > r.medianMS || r.medianMS > r.maxMS {
+							t.Errorf("implausible row %+v", r)
+						}
+					}
+				}
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Errorf("n=%d dist=%s: methods %v, want %v", n, d.label(), got, want)
+				}
+			}
+		}
+	})
+	t.Run("merged", func(t *testing.T) {
+		opts := cpuOptions(t.TempDir())
+		opts.sizes = []int{64}
+		opts.cubBin = bin
+		var stdout, stderr bytes.Buffer
+		if err := execute(opts, &stdout, &stderr); err != nil {
+			t.Fatalf("%v\n%s", err, stderr.String())
+		}
+		rows, err := readCSVFile(filepath.Join(opts.dir, csvName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ourMethods {
+			if _, ok := ratioOf(rows, 64, "T4", comparison{m.label(), m.rival()}); !ok {
+				t.Errorf("no ratio of %s to %s for T4", m.label(), m.rival())
+			}
+		}
+	})
+	t.Run("wrong results", func(t *testing.T) {
+		for mode, want := range map[string]string{
+			"keys":   "dist=F32 method=cub_radix_full: element 0 is",
+			"values": "method=cub_pairs_full: value",
+			"unique": "method=cub_sort_unique: 17 distinct keys, want 16",
+			"scan":   "method=cub_scan: element 299 is",
+			"copy":   "method=memcpy: element 299 is",
+		} {
+			cmd := exec.Command(bin, "-n", "300", "-dist", "T4", "-dist", "F32")
+			cmd.Env = append(os.Environ(), "FAKECUDA_BREAK="+mode)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			if code := exitCode(err); code != 1 || !strings.Contains(stderr.String(), want) {
+				t.Errorf("%s: exit status %d, stderr %q, want 1 and %q", mode, code, stderr.String(), want)
+			}
+		}
+	})
+	t.Run("bad command lines", func(t *testing.T) {
+		for _, args := range [][]string{{"-dist", "T3"}, {"-n", "0"}, {"-n", "2147483648"}, {"-runs", "14"}, {"-seed", "-1"}, {"-bogus", "1"}, {"-n"}} {
+			var stderr bytes.Buffer
+			cmd := exec.Command(bin, args...)
+			cmd.Stderr = &stderr
+			if code := exitCode(cmd.Run()); code != 2 || !strings.Contains(stderr.String(), "error: ") {
+				t.Errorf("%v: exit status %d, stderr %q", args, code, stderr.String())
+			}
+		}
+	})
+}
+
+// exitCode returns a command's exit status from Run's error.
+func exitCode(err error) int {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }

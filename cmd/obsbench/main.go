@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -85,9 +86,16 @@ func measureAll(opts options, stderr io.Writer) (rows []row, err error) {
 	b.dists = opts.dists
 	if opts.cubBin != "" {
 		fmt.Fprintf(stderr, "running the baseline %s\n", opts.cubBin)
-		if cub, err = runBaseline(opts.cubBin, opts.sizes, opts.runs, opts.seed, stderr); err != nil {
+		var names []string
+		for _, d := range opts.dists {
+			names = append(names, d.label())
+		}
+		if cub, err = runBaseline(opts.cubBin, opts.sizes, names, opts.runs, opts.seed, stderr); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkBaselineRows(cub); err != nil {
+		return nil, err
 	}
 	fmt.Fprintf(stderr, "measuring on %s: %d timed runs after %d warm-ups, seed %d\n", dev.Name(), opts.runs, warmups, opts.seed)
 	ours, err := b.measure(opts.sizes)
@@ -98,7 +106,20 @@ func measureAll(opts options, stderr io.Writer) (rows []row, err error) {
 	return append(ours, cub...), nil
 }
 
-// report writes the charts and the table into dir and prints the table.
+// checkBaselineRows refuses baseline rows of our own methods, which the
+// measurement would duplicate (a bench.csv given as -cub, say).
+func checkBaselineRows(rows []row) error {
+	ours := methodNames(ourMethods)
+	for _, r := range rows {
+		if slices.Contains(ours, r.method) {
+			return fmt.Errorf("the baseline's rows include n=%d dist=%s method=%s, one of ours: give the CSV the baseline printed", r.n, r.dist, r.method)
+		}
+	}
+	return nil
+}
+
+// report writes the charts and the table into dir and prints the ratio
+// grid.
 func report(dir string, rows []row, stdout, stderr io.Writer) error {
 	text, err := table(rows)
 	if err != nil {
@@ -116,6 +137,6 @@ func report(dir string, rows []row, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "wrote %s\n", c)
 	}
 	fmt.Fprintf(stderr, "wrote %s\n", path)
-	_, err = io.WriteString(stdout, text)
+	_, err = io.WriteString(stdout, ratioGrid(rows))
 	return err
 }

@@ -12,9 +12,40 @@ func TestParseOptionsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []int{1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24, 1 << 25}
-	if !slices.Equal(opts.sizes, want) || opts.runs != 15 || opts.seed != 1 || opts.dir != "docs/bench" || len(opts.dists) != 23 {
+	want := []int{1 << 10, 1 << 16, 1_000_003, 1 << 20, 1 << 25, 1 << 27}
+	if !slices.Equal(opts.sizes, want) || opts.runs != 15 || opts.seed != 1 || opts.dir != "docs/bench" {
 		t.Errorf("defaults %+v", opts)
+	}
+	if got := namesOfDists(opts.dists); !slices.Equal(got, distOrder()) {
+		t.Errorf("default distributions %v, want every one", got)
+	}
+}
+
+// namesOfDists returns the distributions' names.
+func namesOfDists(ds []distribution) []string {
+	var names []string
+	for _, d := range ds {
+		names = append(names, d.label())
+	}
+	return names
+}
+
+// TestParseOptionsQuick checks -quick's sets, and that -n and -dist
+// override them.
+func TestParseOptionsQuick(t *testing.T) {
+	opts, err := parseOptions([]string{"-quick"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(opts.sizes, quickSizes) || !slices.Equal(namesOfDists(opts.dists), namesOfDists(quickDistributions())) {
+		t.Errorf("-quick: sizes %v, distributions %v", opts.sizes, namesOfDists(opts.dists))
+	}
+	opts, err = parseOptions([]string{"-quick", "-n", "1000003", "-dist", "few16", "-dist", "T4"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(opts.sizes, []int{1_000_003}) || !slices.Equal(namesOfDists(opts.dists), []string{"few16", "T4"}) {
+		t.Errorf("-quick -n -dist: sizes %v, distributions %v", opts.sizes, namesOfDists(opts.dists))
 	}
 }
 
@@ -40,6 +71,10 @@ func TestBadCommandLinesExitTwo(t *testing.T) {
 		{"-cub", "a.csv", "-cub-bin", "baseline"},
 		{"-charts-only", "-n", "1024"},
 		{"-charts-only", "-cub-bin", "baseline"},
+		{"-charts-only", "-quick"},
+		{"-charts-only", "-dist", "T4"},
+		{"-dist", "T3"},
+		{"-dist", ""},
 		{"extra"},
 		{"-bogus"},
 	} {

@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
 	"slices"
 	"time"
 
-	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/runtime"
-	"github.com/obsidian-go/obsidian/scan"
-	"github.com/obsidian-go/obsidian/sorts"
 )
 
 // warmups is the number of untimed runs before the timed ones, as in the
@@ -21,77 +20,9 @@ const warmups = 3
 // baseline.
 const minRuns = 15
 
-// method is one of the library's sorts or scans as the benchmark runs it.
-type method struct {
-	name string
-	// sort sorts (or scans) keys, all in [0, hi), into out and returns how
-	// many elements at the front of out hold the result.
-	sort func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error)
-	// want returns the expected result, given the keys and the keys
-	// sorted.
-	want func(keys, sorted []uint32) []uint32
-}
-
-// sortedKeys and distinctKeys are the wants of the sorts.
-func sortedKeys(_, sorted []uint32) []uint32   { return sorted }
-func distinctKeys(_, sorted []uint32) []uint32 { return distinctOf(sorted) }
-
-// ourMethods are the library's sorts the benchmark times.
-var ourMethods = []method{
-	{
-		name: obsCounting,
-		sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-			return keys.Len(), b.sorter.CountingSort(out, keys, 0, hi)
-		},
-		want: sortedKeys,
-	},
-	{
-		name: obsOccurrence,
-		sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-			return b.sorter.OccurrenceSort(out, keys, 0, hi)
-		},
-		want: distinctKeys,
-	},
-	{
-		name: obsCountingPaper,
-		sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-			return keys.Len(), b.sorter.PaperCountingSort(out, keys, 0, hi)
-		},
-		want: sortedKeys,
-	},
-	{
-		name: obsOccurrencePaper,
-		sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-			return b.sorter.PaperOccurrenceSort(out, keys, 0, hi)
-		},
-		want: distinctKeys,
-	},
-	{
-		name: obsScan,
-		sort: func(b *bench, out, keys *runtime.Buffer[uint32], _ uint32) (int, error) {
-			return keys.Len(), b.scanner.Run(keys, out)
-		},
-		want: exclusiveSum,
-	},
-}
-
-// exclusiveSum is the want of the scan: the exclusive prefix sums of the
-// keys, modulo 2^32.
-func exclusiveSum(keys, _ []uint32) []uint32 {
-	out := make([]uint32, len(keys))
-	acc := uint32(0)
-	for i, k := range keys {
-		out[i] = acc
-		acc += k
-	}
-	return out
-}
-
 // bench times methods on one device, checking each one's result once.
 type bench struct {
 	dev         runtime.Device
-	sorter      *sorts.Sorter
-	scanner     *scan.Scan[uint32]
 	start, stop runtime.Event
 	dists       []distribution
 	methods     []method
@@ -99,33 +30,32 @@ type bench struct {
 	seed        uint64
 	progress    io.Writer
 	began       time.Time
+	// tools are what use opened, by type; opened lists them in the order
+	// they were opened, for close.
+	tools  map[reflect.Type]any
+	opened []io.Closer
 }
 
-// newBench loads the sorts on dev and makes the timing events.
+// newBench makes the timing events on dev for every distribution and
+// every method of ourMethods.
 func newBench(dev runtime.Device, runs int, seed uint64, progress io.Writer) (*bench, error) {
-	s, err := sorts.New(dev)
-	if err != nil {
-		return nil, err
-	}
-	b := &bench{dev: dev, sorter: s, dists: distributions(), methods: ourMethods, runs: runs, seed: seed, progress: progress, began: time.Now()}
-	if b.scanner, err = scan.New(dev, dsl.U32.Add, 0, scan.Exclusive); err == nil {
-		b.start, err = dev.NewEvent()
-	}
-	if err == nil {
+	b := &bench{dev: dev, dists: distributions(), methods: ourMethods, runs: runs, seed: seed, progress: progress,
+		began: time.Now(), tools: map[reflect.Type]any{}}
+	var err error
+	if b.start, err = dev.NewEvent(); err == nil {
 		b.stop, err = dev.NewEvent()
 	}
 	if err != nil {
-		_ = b.close()
-		return nil, err
+		return nil, errors.Join(err, b.close())
 	}
 	return b, nil
 }
 
-// close frees the sorter's and the scan's buffers and the events.
+// close frees what the methods opened and the events.
 func (b *bench) close() error {
-	err := b.sorter.Close()
-	if b.scanner != nil {
-		err = errors.Join(err, b.scanner.Close())
+	var err error
+	for _, t := range slices.Backward(b.opened) {
+		err = errors.Join(err, t.Close())
 	}
 	for _, e := range []runtime.Event{b.start, b.stop} {
 		if e != nil {
@@ -135,55 +65,39 @@ func (b *bench) close() error {
 	return err
 }
 
-// measure times every method on every distribution for each n.
+// measure times every method on every distribution it accepts for each n.
 func (b *bench) measure(sizes []int) ([]row, error) {
 	var rows []row
 	for _, n := range sizes {
-		r, err := b.measureSize(n)
-		if err != nil {
-			return nil, err
+		for _, d := range b.dists {
+			r, err := d.measure(b, n)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, r...)
 		}
-		rows = append(rows, r...)
 	}
 	return rows, nil
 }
 
-// measureSize times every method on every distribution of n keys, with
-// the input and output buffers allocated once.
-func (b *bench) measureSize(n int) (rows []row, err error) {
-	keys, err := runtime.Alloc[uint32](b.dev, n)
-	if err != nil {
-		return nil, err
+// measure implements distribution: it copies n keys to the device once
+// and times every method of b that sorts K and accepts the keys' span.
+func (d *dist[K]) measure(b *bench, n int) (rows []row, err error) {
+	s, hasSpan := d.spanOf(n, b.seed)
+	methods := d.methodsFor(b.methods, s, hasSpan)
+	if len(methods) == 0 {
+		return nil, nil
 	}
-	defer func() { err = errors.Join(err, keys.Free()) }()
-	out, err := runtime.Alloc[uint32](b.dev, n)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { err = errors.Join(err, out.Free()) }()
-	for _, d := range b.dists {
-		r, err := b.measureDist(d, keys, out)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, r...)
-	}
-	return rows, nil
-}
-
-// measureDist copies the distribution's keys to the device once and times
-// every method on them.
-func (b *bench) measureDist(d distribution, keys, out *runtime.Buffer[uint32]) ([]row, error) {
-	n := keys.Len()
 	host := d.keys(n, b.seed)
-	sorted := sortedCopy(host)
-	if err := keys.CopyFrom(host); err != nil {
-		return nil, err
+	ref := newReference(host)
+	c := &call[K]{span: s}
+	defer func() { err = errors.Join(err, c.free()) }()
+	if err := c.alloc(b.dev, host, slices.ContainsFunc(methods, func(m *sortMethod[K]) bool { return m.values })); err != nil {
+		return nil, fmt.Errorf("n=%d dist=%s: %w", n, d.name, err)
 	}
-	var rows []row
 	line := fmt.Sprintf("[%7.1fs] n=%d dist=%s:", time.Since(b.began).Seconds(), n, d.name)
-	for _, m := range b.methods {
-		r, err := b.timeMethod(m, d, keys, out, m.want(host, sorted))
+	for _, m := range methods {
+		r, err := timeMethod(b, d, m, c, ref)
 		if err != nil {
 			return nil, err
 		}
@@ -194,25 +108,77 @@ func (b *bench) measureDist(d distribution, keys, out *runtime.Buffer[uint32]) (
 	return rows, nil
 }
 
-// timeMethod runs m warmups + runs times, each between a pair of events on the
-// default stream, and checks the result of the first run (into an output
-// poisoned with 0xFFFFFFFF) against want.
-func (b *bench) timeMethod(m method, d distribution, keys, out *runtime.Buffer[uint32], want []uint32) (row, error) {
-	n := keys.Len()
+// methodsFor returns the methods that sort K and take keys of span s (ok
+// false: none declared).
+func (d *dist[K]) methodsFor(methods []method, s span, ok bool) []*sortMethod[K] {
+	var ms []*sortMethod[K]
+	for _, m := range methods {
+		if m, isK := m.(*sortMethod[K]); isK && m.takes(s, ok) {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// alloc copies keys to dev and allocates the output, and with values the
+// values 0, 1, ..., n-1 and their output.
+func (c *call[K]) alloc(dev runtime.Device, keys []K, values bool) error {
+	var err error
+	if c.keys, err = runtime.FromSlice(dev, keys); err != nil {
+		return err
+	}
+	if c.out, err = runtime.Alloc[K](dev, len(keys)); err != nil || !values {
+		return err
+	}
+	if c.values, err = runtime.FromSlice(dev, fill(len(keys), func(i int) uint32 { return uint32(i) })); err != nil {
+		return err
+	}
+	c.valuesOut, err = runtime.Alloc[uint32](dev, len(keys))
+	return err
+}
+
+// free frees the buffers alloc made.
+func (c *call[K]) free() error {
+	var err error
+	for _, free := range []func() error{freer(c.keys), freer(c.out), freer(c.values), freer(c.valuesOut)} {
+		err = errors.Join(err, free())
+	}
+	return err
+}
+
+// freer returns buf's Free, or nothing to do for a nil buf.
+func freer[T runtime.Scalar](buf *runtime.Buffer[T]) func() error {
+	if buf == nil {
+		return func() error { return nil }
+	}
+	return buf.Free
+}
+
+// timeMethod runs m warmups + runs times, each between a pair of events on
+// the default stream, and checks the result of the first run (into
+// outputs poisoned with the key type's poison and 0xFFFFFFFF) against the
+// reference.
+func timeMethod[K key](b *bench, d *dist[K], m *sortMethod[K], c *call[K], ref *reference[K]) (row, error) {
+	n := c.keys.Len()
 	fail := func(err error) (row, error) {
 		return row{}, fmt.Errorf("n=%d dist=%s method=%s: %w", n, d.name, m.name, err)
 	}
-	if err := out.Fill(0xFFFFFFFF); err != nil {
+	if err := c.out.Fill(d.typ.poison); err != nil {
 		return fail(err)
+	}
+	if c.valuesOut != nil {
+		if err := c.valuesOut.Fill(math.MaxUint32); err != nil {
+			return fail(err)
+		}
 	}
 	var ms []float64
 	for i := range warmups + b.runs {
-		elapsed, count, err := b.timeOnce(m, keys, out, d.bound(n))
+		elapsed, count, err := b.timeOnce(func() (int, error) { return m.run(b, c) })
 		if err != nil {
 			return fail(err)
 		}
 		if i == 0 {
-			if err := check(out, count, want); err != nil {
+			if err := m.check(c, count, ref); err != nil {
 				return fail(err)
 			}
 		}
@@ -224,13 +190,13 @@ func (b *bench) timeMethod(m method, d distribution, keys, out *runtime.Buffer[u
 	return row{n: n, dist: d.name, method: m.name, medianMS: median(ms), minMS: ms[0], maxMS: ms[len(ms)-1], runs: b.runs}, nil
 }
 
-// timeOnce runs m once between the two events and returns the time between
-// them and how many results m wrote.
-func (b *bench) timeOnce(m method, keys, out *runtime.Buffer[uint32], hi uint32) (time.Duration, int, error) {
+// timeOnce runs once between the two events and returns the time between
+// them and the count run returned.
+func (b *bench) timeOnce(run func() (int, error)) (time.Duration, int, error) {
 	if err := b.start.Record(nil); err != nil {
 		return 0, 0, err
 	}
-	count, err := m.sort(b, out, keys, hi)
+	count, err := run()
 	if err != nil {
 		return 0, 0, err
 	}
@@ -242,24 +208,6 @@ func (b *bench) timeOnce(m method, keys, out *runtime.Buffer[uint32], hi uint32)
 	}
 	elapsed, err := b.stop.Since(b.start)
 	return elapsed, count, err
-}
-
-// check compares the first count elements of out with want, element by
-// element.
-func check(out *runtime.Buffer[uint32], count int, want []uint32) error {
-	if count != len(want) {
-		return fmt.Errorf("%d results, want %d", count, len(want))
-	}
-	got, err := out.View(0, count).ToSlice()
-	if err != nil {
-		return err
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			return fmt.Errorf("element %d is %d, want %d", i, got[i], want[i])
-		}
-	}
-	return nil
 }
 
 // median returns the median of the sorted, non-empty ms: the middle one,

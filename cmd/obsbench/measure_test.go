@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,22 +12,34 @@ import (
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
-// cpuOptions measures on the CPU evaluator a few small distributions (the
-// evaluator is far too slow for 2^24 bins).
+// cpuDistributions are the distributions the CPU tests measure: few keys
+// of small ranges (the evaluator is far too slow for 2^24 bins), one the
+// counting sorts refuse (few16: its range is about 2^32 wide) and one no
+// method of ours sorts (U64).
+var cpuDistributions = []string{"T4", "T7", "equal", "few16", "sorted", "reverse", "unique", "U64"}
+
+// cpuRows64 is how many rows of ours the CPU tests measure for one n:
+// every method on the six distributions the counting sorts take, and the
+// scan on few16.
+var cpuRows64 = 6*len(ourMethods) + 1
+
+// cpuOptions measures the cpuDistributions on the CPU evaluator.
 func cpuOptions(dir string) options {
-	return options{
+	opts := options{
 		sizes:  []int{50, 64},
 		runs:   minRuns,
 		seed:   3,
 		dir:    dir,
 		device: func() (runtime.Device, error) { return runtime.CPU(), nil },
-		dists: []distribution{
-			{name: "T4", shape: uniformBits, bits: 4},
-			{name: "T7", shape: uniformBits, bits: 7},
-			{name: "sorted", shape: ascending},
-			{name: "unique", shape: permutation},
-		},
 	}
+	for _, name := range cpuDistributions {
+		d, err := distributionNamed(name)
+		if err != nil {
+			panic(err)
+		}
+		opts.dists = append(opts.dists, d)
+	}
+	return opts
 }
 
 // TestMeasureOnTheCPU runs the whole measurement on the CPU evaluator,
@@ -48,7 +61,7 @@ func TestMeasureOnTheCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 2*4*len(ourMethods) + 1; len(rows) != want {
+	if want := 2*cpuRows64 + 1; len(rows) != want {
 		t.Fatalf("%d rows, want %d:\n%v", len(rows), want, rows)
 	}
 	for _, r := range rows {
@@ -58,20 +71,117 @@ func TestMeasureOnTheCPU(t *testing.T) {
 		if r.runs != minRuns || r.minMS > r.medianMS || r.medianMS > r.maxMS || r.maxMS <= 0 {
 			t.Errorf("implausible timing %+v", r)
 		}
+		if r.dist == "U64" || r.dist == "few16" && r.method != obsScan {
+			t.Errorf("row %+v: that method does not take those keys", r)
+		}
 	}
 	if rows[0].n != 50 || rows[0].dist != "T4" || rows[0].method != obsCounting {
 		t.Errorf("first row %+v, want n=50 T4 obs_counting", rows[0])
 	}
-	for _, name := range []string{chartName(50), chartName(64), tableName} {
+	for _, name := range []string{chartName(50), chartName(64), ratioChartName(64), tableName} {
 		if _, err := os.Stat(filepath.Join(opts.dir, name)); err != nil {
 			t.Error(err)
 		}
 	}
-	if !strings.Contains(stdout.String(), "| T4 |") || strings.Contains(stdout.String(), "| T4 | – |") {
-		t.Errorf("table:\n%s", stdout.String())
+	if _, err := os.Stat(filepath.Join(opts.dir, ratioChartName(50))); err == nil {
+		t.Error("a ratio chart for n=50, which has no baseline rows")
 	}
-	if !strings.Contains(stderr.String(), "n=64 dist=unique: obs_counting") {
-		t.Errorf("no progress line for n=64 unique:\n%s", stderr.String())
+	if !strings.Contains(stdout.String(), "obs_counting / cub_radix_bits") {
+		t.Errorf("ratio grid:\n%s", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "n=64 dist=unique: obs_counting") || strings.Contains(stderr.String(), "dist=U64") {
+		t.Errorf("progress lines:\n%s", stderr.String())
+	}
+}
+
+// hostMethod returns a method of K that sorts on the host (reading the
+// keys back and writing the result with CopyFrom), writing what result
+// returns for the keys: for tests of the harness's checks.
+func hostMethod[K key](name string, values bool, check func(*call[K], int, *reference[K]) error,
+	result func(keys []K) ([]K, []uint32)) *sortMethod[K] {
+	return &sortMethod[K]{
+		name: name, against: cubRadixFull, values: values, check: check,
+		run: func(_ *bench, c *call[K]) (int, error) {
+			keys, err := c.keys.ToSlice()
+			if err != nil {
+				return 0, err
+			}
+			out, vals := result(keys)
+			if err := c.out.View(0, len(out)).CopyFrom(out); err != nil {
+				return 0, err
+			}
+			if vals != nil {
+				if err := c.valuesOut.CopyFrom(vals); err != nil {
+					return 0, err
+				}
+			}
+			return len(out), nil
+		},
+	}
+}
+
+// argsort returns keys sorted and the stable argsort.
+func argsort[K key](keys []K) ([]K, []uint32) {
+	idx := fill(len(keys), func(i int) uint32 { return uint32(i) })
+	slices.SortStableFunc(idx, func(a, b uint32) int { return cmp.Compare(keys[a], keys[b]) })
+	sorted := fill(len(keys), func(i int) K { return keys[idx[i]] })
+	return sorted, idx
+}
+
+// TestMethodsOfOtherKeyTypes runs methods of uint64, float32 and pairs
+// through the harness on the CPU: each right one passes its check and
+// gives a row for its own key type only; each wrong one fails its check.
+func TestMethodsOfOtherKeyTypes(t *testing.T) {
+	b, err := newBench(runtime.CPU(), minRuns, 1, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.close()
+	b.dists = []distribution{distNamed(t, "U64"), distNamed(t, "F32"), distNamed(t, "few16")}
+	right := []method{
+		hostMethod("sort64", false, checkSorted[uint64], func(k []uint64) ([]uint64, []uint32) { return sortedCopy(k), nil }),
+		hostMethod("sortf32", false, checkSorted[float32], func(k []float32) ([]float32, []uint32) { return sortedCopy(k), nil }),
+		hostMethod("pairs", true, checkPairs[uint32], argsort[uint32]),
+		hostMethod("argsort", true, checkArgsort[float32], func(k []float32) ([]float32, []uint32) {
+			_, idx := argsort(k)
+			return k, idx
+		}),
+	}
+	b.methods = right
+	rows, err := b.measure([]int{300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.dist+"/"+r.method)
+	}
+	if want := []string{"U64/sort64", "F32/sortf32", "F32/argsort", "few16/pairs"}; !slices.Equal(got, want) {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+	for _, m := range []method{
+		hostMethod("nothing", false, checkSorted[float32], func(k []float32) ([]float32, []uint32) { return k[:0:0], nil }),
+		hostMethod("unsorted", false, checkSorted[uint64], func(k []uint64) ([]uint64, []uint32) { return k, nil }),
+		hostMethod("unstable", true, checkPairs[uint32], func(k []uint32) ([]uint32, []uint32) {
+			sorted, idx := argsort(k)
+			for i := 1; i < len(idx); i++ {
+				if sorted[i] == sorted[i-1] {
+					idx[i], idx[i-1] = idx[i-1], idx[i]
+					break
+				}
+			}
+			return sorted, idx
+		}),
+		hostMethod("wrong_index", true, checkArgsort[float32], func(k []float32) ([]float32, []uint32) {
+			_, idx := argsort(k)
+			idx[7] = idx[8]
+			return k, idx
+		}),
+	} {
+		b.methods = []method{m}
+		if _, err := b.measure([]int{300}); err == nil || !strings.Contains(err.Error(), "method="+m.label()) {
+			t.Errorf("%s: error %v, want a failed check", m.label(), err)
+		}
 	}
 }
 
@@ -83,29 +193,30 @@ func TestWrongResultIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.close()
-	b.dists = []distribution{{name: "T4", shape: uniformBits, bits: 4}}
-	for _, m := range []method{
+	b.dists = []distribution{uniform(4)}
+	counting := ourMethods[0].(*sortMethod[uint32])
+	occurrence := ourMethods[1].(*sortMethod[uint32])
+	for _, m := range []*sortMethod[uint32]{
 		{
 			name: "drops_one",
-			sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-				return keys.Len() - 1, b.sorter.CountingSort(out, keys, 0, hi)
+			run: func(b *bench, c *call[uint32]) (int, error) {
+				n, err := counting.run(b, c)
+				return n - 1, err
 			},
-			want: sortedKeys,
+			check: checkSorted[uint32],
 		},
 		{
-			name: "writes_nothing",
-			sort: func(_ *bench, _, keys *runtime.Buffer[uint32], _ uint32) (int, error) {
-				return keys.Len(), nil
-			},
-			want: sortedKeys,
+			name:  "writes_nothing",
+			run:   func(_ *bench, c *call[uint32]) (int, error) { return c.keys.Len(), nil },
+			check: checkSorted[uint32],
 		},
 		{
 			name: "miscounts",
-			sort: func(b *bench, out, keys *runtime.Buffer[uint32], hi uint32) (int, error) {
-				n, err := b.sorter.OccurrenceSort(out, keys, 0, hi)
+			run: func(b *bench, c *call[uint32]) (int, error) {
+				n, err := occurrence.run(b, c)
 				return n + 1, err
 			},
-			want: distinctKeys,
+			check: checkDistinct[uint32],
 		},
 	} {
 		b.methods = []method{m}
@@ -114,6 +225,68 @@ func TestWrongResultIsAnError(t *testing.T) {
 			t.Errorf("%s: error %v, want a failed check", m.name, err)
 		}
 	}
+}
+
+// TestMethodFiltering checks which of ourMethods each distribution gets:
+// the counting sorts only uint32 keys of a range they can hold, the scan
+// every uint32 distribution, and nothing the float and uint64 keys.
+func TestMethodFiltering(t *testing.T) {
+	all := methodNames(ourMethods)
+	scanOnly := []string{obsScan}
+	for _, tc := range []struct {
+		dist string
+		n    int
+		want []string
+	}{
+		{"T4", 1 << 10, all},
+		{"T24", 1 << 27, all},
+		{"T32", 1 << 10, scanOnly},
+		{"skewed", 1 << 10, scanOnly},
+		{"few16", 1 << 10, scanOnly},
+		{"equal", 1 << 10, all},
+		{"sorted", 1 << 30, all},
+		{"unique", 1_000_003, all},
+		{"U64", 1 << 10, nil},
+		{"F32", 1 << 10, nil},
+	} {
+		var got []string
+		switch d := distNamed(t, tc.dist).(type) {
+		case *dist[uint32]:
+			got = methodsTaking(d, tc.n)
+		case *dist[uint64]:
+			got = methodsTaking(d, tc.n)
+		case *dist[float32]:
+			got = methodsTaking(d, tc.n)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s, n=%d: methods %v, want %v", tc.dist, tc.n, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		s    span
+		want bool
+	}{
+		{span{0, 1<<30 - 1}, true},
+		{span{0, 1 << 30}, false},
+		{span{1 << 31, 1<<31 + 1<<30 - 1}, true},
+		{span{1<<32 - 2, 1<<32 - 2}, true},
+		{span{1<<32 - 1, 1<<32 - 1}, false}, // its end, 2^32, is no uint32
+	} {
+		if got := countingRange(tc.s); got != tc.want {
+			t.Errorf("countingRange(%+v) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}
+
+// methodsTaking returns the names of ourMethods that take n keys of d
+// (seed 1).
+func methodsTaking[K key](d *dist[K], n int) []string {
+	s, ok := d.spanOf(n, 1)
+	var names []string
+	for _, m := range d.methodsFor(ourMethods, s, ok) {
+		names = append(names, m.name)
+	}
+	return names
 }
 
 func TestMedian(t *testing.T) {
@@ -125,20 +298,20 @@ func TestMedian(t *testing.T) {
 	}
 }
 
-// TestCheckComparesEveryElement finds a single wrong element.
-func TestCheckComparesEveryElement(t *testing.T) {
+// TestCompareChecksEveryElement finds a single wrong element.
+func TestCompareChecksEveryElement(t *testing.T) {
 	want := []uint32{1, 2, 3, 4}
 	buf, err := runtime.FromSlice(runtime.CPU(), []uint32{1, 2, 3, 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := check(buf, 4, want); err == nil || !strings.Contains(err.Error(), "element 3 is 5, want 4") {
-		t.Errorf("check: %v", err)
+	if err := compare(buf, 4, want); err == nil || !strings.Contains(err.Error(), "element 3 is 5, want 4") {
+		t.Errorf("compare: %v", err)
 	}
-	if err := check(buf, 3, want[:3]); err != nil {
-		t.Errorf("check of a correct prefix: %v", err)
+	if err := compare(buf, 3, want[:3]); err != nil {
+		t.Errorf("compare of a correct prefix: %v", err)
 	}
 	if !slices.Equal(want, []uint32{1, 2, 3, 4}) {
-		t.Error("check changed want")
+		t.Error("compare changed want")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,10 +15,12 @@ import (
 	"github.com/obsidian-go/obsidian/sorts"
 )
 
-// Default key counts: 2^20 ... 2^25.
-const (
-	defaultMinLog = 20
-	defaultMaxLog = 25
+// defaultSizes are the key counts measured without -n: from one block's
+// worth to 2^27, and one count that is not a power of two. quickSizes are
+// those of -quick.
+var (
+	defaultSizes = []int{1 << 10, 1 << 16, 1_000_003, 1 << 20, 1 << 25, 1 << 27}
+	quickSizes   = []int{1 << 10, 1 << 16, 1 << 20}
 )
 
 // options are obsbench's settings from its command line.
@@ -29,6 +32,7 @@ type options struct {
 	cubBin     string
 	dir        string
 	chartsOnly bool
+	quick      bool
 	// device opens the device to measure on.
 	device func() (runtime.Device, error)
 	// dists are the distributions measured.
@@ -42,6 +46,28 @@ func openGPU() (runtime.Device, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// distList is the repeatable -dist flag.
+type distList []distribution
+
+// String implements flag.Value.
+func (l *distList) String() string {
+	var names []string
+	for _, d := range *l {
+		names = append(names, d.label())
+	}
+	return strings.Join(names, ",")
+}
+
+// Set implements flag.Value: a distribution's name.
+func (l *distList) Set(v string) error {
+	d, err := distributionNamed(v)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, d)
+	return nil
 }
 
 // sizeList is the repeatable -n flag.
@@ -88,16 +114,25 @@ func parseSize(v string) (int, error) {
 	return n, nil
 }
 
+// sizeNames writes sizes as sizeName does, separated by commas.
+func sizeNames(sizes []int) string {
+	var names []string
+	for _, n := range sizes {
+		names = append(names, sizeName(n))
+	}
+	return strings.Join(names, ", ")
+}
+
 // parseOptions parses the command line.
 func parseOptions(args []string, stderr io.Writer) (options, error) {
-	opts := options{device: openGPU, dists: distributions()}
+	opts := options{device: openGPU}
 	fs := flag.NewFlagSet("obsbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `obsbench times the counting and occurrence sorts on GPU 0 beside CUB and Thrust.
+		fmt.Fprint(stderr, `obsbench times the library's sorts and scan on GPU 0 beside CUB and Thrust.
 
 Usage:
-  obsbench [-n N]... [-runs R] [-seed S] [-cub FILE | -cub-bin PATH] [-o DIR]
+  obsbench [-quick] [-n N]... [-dist D]... [-runs R] [-seed S] [-cub FILE | -cub-bin PATH] [-o DIR]
   obsbench -charts-only [-o DIR]
 
 Flags:
@@ -105,7 +140,10 @@ Flags:
 		fs.PrintDefaults()
 	}
 	sizes := sizeList{}
-	fs.Var(&sizes, "n", "key count, decimal or 2^k; repeatable (default 2^20 ... 2^25)")
+	dists := distList{}
+	fs.Var(&sizes, "n", "key count, decimal or 2^k; repeatable (default "+sizeNames(defaultSizes)+")")
+	fs.Var(&dists, "dist", "key distribution; repeatable (default all: "+strings.Join(distOrder(), " ")+")")
+	fs.BoolVar(&opts.quick, "quick", false, "without -n and -dist: key counts "+sizeNames(quickSizes)+" and the distributions T4, T8, ..., T24 and those after T24")
 	fs.IntVar(&opts.runs, "runs", minRuns, fmt.Sprintf("timed runs per measurement, at least %d", minRuns))
 	fs.Uint64Var(&opts.seed, "seed", 1, "key generator seed, as the baseline's")
 	fs.StringVar(&opts.cubCSV, "cub", "", "CSV the CUB baseline printed, to merge")
@@ -139,10 +177,17 @@ Flags:
 	if opts.cubCSV != "" && opts.cubBin != "" {
 		return options{}, errors.New("give -cub or -cub-bin, not both")
 	}
-	opts.sizes = sizes
+	opts.sizes, opts.dists = sizes, dists
 	if len(opts.sizes) == 0 {
-		for k := defaultMinLog; k <= defaultMaxLog; k++ {
-			opts.sizes = append(opts.sizes, 1<<k)
+		opts.sizes = slices.Clone(defaultSizes)
+		if opts.quick {
+			opts.sizes = slices.Clone(quickSizes)
+		}
+	}
+	if len(opts.dists) == 0 {
+		opts.dists = distributions()
+		if opts.quick {
+			opts.dists = quickDistributions()
 		}
 	}
 	return opts, nil

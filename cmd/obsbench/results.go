@@ -15,26 +15,41 @@ import (
 // obsbench's alike.
 const csvHeader = "n,dist,method,median_ms,min_ms,max_ms,runs"
 
-// Method names of the rows.
+// Method names of the rows: ours, then the baseline's (bench/cub/baseline.cu).
 const (
 	obsCounting   = "obs_counting"
 	obsOccurrence = "obs_occurrence"
 	// The paper's pipelines, kept for comparison.
 	obsCountingPaper   = "obs_counting_paper"
 	obsOccurrencePaper = "obs_occurrence_paper"
-	cubRadixBits       = "cub_radix_bits"
-	cubRadixFull       = "cub_radix_full"
-	thrustSort         = "thrust_sort"
-	cubSortUnique      = "cub_sort_unique"
-	memcpyMethod       = "memcpy"
-	// The exclusive scan of the keys (uint32 sums), and CUB's.
+	// The exclusive scan of the keys (uint32 sums).
 	obsScan = "obs_scan"
+
+	// cub::DeviceRadixSort::SortKeys over the key type's every bit, and
+	// over bits [0, b) with b the bit length of the range's largest key
+	// (uint32 keys only).
+	cubRadixFull = "cub_radix_full"
+	cubRadixBits = "cub_radix_bits"
+	// cub::DeviceRadixSort::SortPairs with uint32 values, the same two
+	// ways.
+	cubPairsFull = "cub_pairs_full"
+	cubPairsBits = "cub_pairs_bits"
+	thrustSort   = "thrust_sort"
+	// The radix sort (told the range's bits for uint32 keys), then
+	// cub::DeviceSelect::Unique.
+	cubSortUnique = "cub_sort_unique"
+	// cub::DeviceScan::ExclusiveSum of uint32 keys.
 	cubScan = "cub_scan"
+	// The device-to-device copy of the keys: the floor.
+	memcpyMethod = "memcpy"
 )
 
+// baselineMethods are the baseline's methods, in its order.
+var baselineMethods = []string{cubRadixBits, cubRadixFull, cubPairsBits, cubPairsFull, thrustSort, cubSortUnique, cubScan, memcpyMethod}
+
 // methodOrder is the order of the methods in the CSV, the charts' legends
-// and their colours.
-var methodOrder = []string{obsCounting, obsOccurrence, obsCountingPaper, obsOccurrencePaper, cubRadixBits, cubRadixFull, thrustSort, cubSortUnique, obsScan, cubScan, memcpyMethod}
+// and their colours: ourMethods, then the baseline's.
+var methodOrder = append(methodNames(ourMethods), baselineMethods...)
 
 // row is one measurement: a method sorting n keys of one distribution,
 // timed over runs runs.
@@ -61,6 +76,7 @@ func readCSV(r io.Reader) ([]row, error) {
 		return nil, fmt.Errorf("CSV header is %q, want %q", got, csvHeader)
 	}
 	var rows []row
+	seen := map[rowKey]int{}
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -74,9 +90,22 @@ func readCSV(r io.Reader) ([]row, error) {
 		if err != nil {
 			return nil, fmt.Errorf("CSV line %d: %w", line, err)
 		}
+		if first, ok := seen[r.key()]; ok {
+			return nil, fmt.Errorf("CSV line %d: a second row for n=%d dist=%s method=%s (the first is on line %d)", line, r.n, r.dist, r.method, first)
+		}
+		seen[r.key()] = line
 		rows = append(rows, r)
 	}
 }
+
+// rowKey is what names a measurement: a CSV holds at most one row of each.
+type rowKey struct {
+	n            int
+	dist, method string
+}
+
+// key returns r's rowKey.
+func (r row) key() rowKey { return rowKey{r.n, r.dist, r.method} }
 
 // parseRow parses one CSV record.
 func parseRow(rec []string) (row, error) {
@@ -93,6 +122,9 @@ func parseRow(rec []string) (row, error) {
 			return row{}, fmt.Errorf("time %q is not a finite non-negative number", rec[3+i])
 		}
 	}
+	if r.minMS > r.medianMS || r.medianMS > r.maxMS {
+		return row{}, fmt.Errorf("times out of order: min %s, median %s, max %s", rec[4], rec[3], rec[5])
+	}
 	if r.runs, err = strconv.Atoi(rec[6]); err != nil || r.runs < 1 {
 		return row{}, fmt.Errorf("runs %q is not a positive integer", rec[6])
 	}
@@ -100,17 +132,21 @@ func parseRow(rec []string) (row, error) {
 }
 
 // writeCSV writes rows under csvHeader, times in milliseconds with six
-// decimals as the baseline prints them.
+// decimals as the baseline prints them, quoting a name only where the CSV
+// needs it (a comma, a quote, a line break).
 func writeCSV(w io.Writer, rows []row) error {
-	if _, err := fmt.Fprintln(w, csvHeader); err != nil {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(strings.Split(csvHeader, ",")); err != nil {
 		return err
 	}
+	ms := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
 	for _, r := range rows {
-		if _, err := fmt.Fprintf(w, "%d,%s,%s,%.6f,%.6f,%.6f,%d\n", r.n, r.dist, r.method, r.medianMS, r.minMS, r.maxMS, r.runs); err != nil {
+		if err := cw.Write([]string{strconv.Itoa(r.n), r.dist, r.method, ms(r.medianMS), ms(r.minMS), ms(r.maxMS), strconv.Itoa(r.runs)}); err != nil {
 			return err
 		}
 	}
-	return nil
+	cw.Flush()
+	return cw.Error()
 }
 
 // readCSVFile reads the rows of a CSV file.

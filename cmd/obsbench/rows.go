@@ -19,7 +19,7 @@ func rank(order []string, name string) int {
 func distOrder() []string {
 	var names []string
 	for _, d := range distributions() {
-		names = append(names, d.name)
+		names = append(names, d.label())
 	}
 	return names
 }

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"io"
+	"reflect"
+
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/scan"
+	"github.com/obsidian-go/obsidian/sorts"
+)
+
+// method is one of the library's sorts or scans as the benchmark runs it:
+// a *sortMethod[K] for keys of type K.
+type method interface {
+	// label is the method's name in the CSV and the charts.
+	label() string
+	// rival is the baseline method its time is divided by in the ratio
+	// tables and charts.
+	rival() string
+}
+
+// sortMethod is a method on keys of type K: one entry of ourMethods.
+type sortMethod[K key] struct {
+	name string
+	// against is the baseline method it is compared with.
+	against string
+	// accepts reports whether it can sort keys of the span; nil accepts
+	// every distribution of K. Float distributions have no span and are
+	// accepted only by a nil accepts.
+	accepts func(s span) bool
+	// values says that it reads call.values (0, 1, ..., n-1) and writes
+	// call.valuesOut: a sort of pairs or an argsort.
+	values bool
+	// run sorts (or scans) c.keys into c.out (and c.valuesOut) and returns
+	// how many elements at the front of the outputs hold the result.
+	run func(b *bench, c *call[K]) (int, error)
+	// check compares the result of the first run with the reference.
+	check func(c *call[K], count int, ref *reference[K]) error
+}
+
+// label implements method.
+func (m *sortMethod[K]) label() string { return m.name }
+
+// rival implements method.
+func (m *sortMethod[K]) rival() string { return m.against }
+
+// takes reports whether m sorts the keys of a distribution with span s
+// (ok false: a distribution without one).
+func (m *sortMethod[K]) takes(s span, ok bool) bool {
+	return m.accepts == nil || ok && m.accepts(s)
+}
+
+// call is what a method runs on: the keys on the device, its outputs and
+// the keys' declared range.
+type call[K key] struct {
+	keys, out *runtime.Buffer[K]
+	// values holds 0, 1, ..., n-1 and valuesOut receives them permuted,
+	// for methods with values set; nil otherwise.
+	values, valuesOut *runtime.Buffer[uint32]
+	span              span
+}
+
+// countingRange reports whether the counting sorts take keys of span s:
+// at most sorts.MaxBins values, and an end max+1 that is a uint32.
+func countingRange(s span) bool {
+	return s.max < 1<<32-1 && s.width() <= sorts.MaxBins
+}
+
+// rangeOf returns the half-open range [lo, hi) the counting sorts are
+// told.
+func rangeOf(c *call[uint32]) (lo, hi uint32) {
+	return uint32(c.span.lo), uint32(c.span.max + 1)
+}
+
+// ourMethods are the library's methods the benchmark times. A new sort is
+// one entry: its name, its rival, which keys it takes, how to run it
+// (opening what it needs with use) and how its result is checked.
+var ourMethods = []method{
+	&sortMethod[uint32]{
+		name:    obsCounting,
+		against: cubRadixBits,
+		accepts: countingRange,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			lo, hi := rangeOf(c)
+			return c.keys.Len(), s.CountingSort(c.out, c.keys, lo, hi)
+		},
+		check: checkSorted[uint32],
+	},
+	&sortMethod[uint32]{
+		name:    obsOccurrence,
+		against: cubSortUnique,
+		accepts: countingRange,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			lo, hi := rangeOf(c)
+			return s.OccurrenceSort(c.out, c.keys, lo, hi)
+		},
+		check: checkDistinct[uint32],
+	},
+	&sortMethod[uint32]{
+		name:    obsCountingPaper,
+		against: cubRadixBits,
+		accepts: countingRange,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			lo, hi := rangeOf(c)
+			return c.keys.Len(), s.PaperCountingSort(c.out, c.keys, lo, hi)
+		},
+		check: checkSorted[uint32],
+	},
+	&sortMethod[uint32]{
+		name:    obsOccurrencePaper,
+		against: cubSortUnique,
+		accepts: countingRange,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			lo, hi := rangeOf(c)
+			return s.PaperOccurrenceSort(c.out, c.keys, lo, hi)
+		},
+		check: checkDistinct[uint32],
+	},
+	&sortMethod[uint32]{
+		name:    obsScan,
+		against: cubScan,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openScan)
+			if err != nil {
+				return 0, err
+			}
+			return c.keys.Len(), s.Run(c.keys, c.out)
+		},
+		check: checkScan,
+	},
+}
+
+// openSorter opens the sorts' Sorter, the fast pipeline.
+func openSorter(dev runtime.Device) (*sorts.Sorter, error) { return sorts.New(dev) }
+
+// openScan loads the exclusive uint32 sum.
+func openScan(dev runtime.Device) (*scan.Scan[uint32], error) {
+	return scan.New(dev, dsl.U32.Add, 0, scan.Exclusive)
+}
+
+// use returns the bench's T, opened by open on first use and closed with
+// the bench: one Sorter serves every method that sorts with one.
+func use[T io.Closer](b *bench, open func(runtime.Device) (T, error)) (T, error) {
+	t := reflect.TypeFor[T]()
+	if v, ok := b.tools[t]; ok {
+		return v.(T), nil
+	}
+	v, err := open(b.dev)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	b.tools[t] = v
+	b.opened = append(b.opened, v)
+	return v, nil
+}
+
+// methodNames returns the names of methods, in their order.
+func methodNames(methods []method) []string {
+	var names []string
+	for _, m := range methods {
+		names = append(names, m.label())
+	}
+	return names
+}
