@@ -19,3 +19,9 @@ func (s *Sorter) SetRadixShape(threads, perThread, bits int) {
 	defer s.mu.Unlock()
 	s.radixShape = kernels.RadixShape{Threads: threads, PerThread: perThread, Bits: bits}
 }
+
+// Picked returns the name of the algorithm SortKeys picks for n keys in a
+// range of bins values.
+func (s *Sorter) Picked(n int, bins uint64) string {
+	return [...]string{blockAlgorithm: "block", countingAlgorithm: "counting", radixAlgorithm: "radix"}[s.pick(n, bins)]
+}

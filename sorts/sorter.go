@@ -464,6 +464,9 @@ func (s *Sorter) sortAuto(out, keys *runtime.Buffer[uint32], unique bool, show k
 	if err != nil || !ok {
 		return 0, err
 	}
+	if anyRange && !unique && !s.paper {
+		return s.sortPicked(out, keys, lo, hi)
+	}
 	if anyRange && uint64(hi)-uint64(lo) >= MaxBins {
 		return s.radixWide(out, keys, lo, hi, unique)
 	}

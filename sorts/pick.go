@@ -1,0 +1,101 @@
+package sorts
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// algorithm is a sort SortKeys (and Sort) can pick.
+type algorithm uint8
+
+// The algorithms, in the order the cost model considers them.
+const (
+	blockAlgorithm    algorithm = iota // one launch of one block (kernels.BlockSortMaxKeys keys at most)
+	countingAlgorithm                  // counting sort over the range
+	radixAlgorithm                     // the radix sort over the range's bits
+)
+
+// countingLimit is a row of the cost model: for up to keys keys, counting
+// sort is faster than the radix sort for ranges of up to bins values.
+type countingLimit struct {
+	keys int
+	bins uint64
+}
+
+// countingLimits is the cost model's table, from the medians of cmd/obsbench
+// on an H200 (counting sort against the radix sort told the range's bits,
+// uniform keys of each range T4..T24): rows in increasing keys; past the last
+// row, the last row's bins. See the package documentation.
+var countingLimits = []countingLimit{
+	{keys: 1 << 16, bins: 1 << 12},
+	{keys: 1 << 20, bins: 1 << 16},
+	{keys: 1 << 25, bins: 1 << 20},
+	{keys: 1 << 27, bins: 1 << 22},
+}
+
+// pick returns the algorithm the cost model predicts fastest for n keys
+// in a range of bins values.
+func (s *Sorter) pick(n int, bins uint64) algorithm {
+	switch {
+	case s.blockSorts(n):
+		return blockAlgorithm
+	case bins > MaxBins:
+		return radixAlgorithm
+	}
+	limit := countingLimits[len(countingLimits)-1].bins
+	for _, row := range countingLimits {
+		if n <= row.keys {
+			limit = row.bins
+			break
+		}
+	}
+	if bins <= limit {
+		return countingAlgorithm
+	}
+	return radixAlgorithm
+}
+
+// SortKeys writes keys, sorted, to out (of the same length as keys,
+// possibly keys itself), every key lying in [lo, last] (any such range,
+// the whole of uint32 included), by the algorithm the cost model picks for
+// their number and range (see the package documentation): the
+// single-block sort for up to kernels.BlockSortMaxKeys keys, counting sort
+// for a range narrow enough for the number of keys, and otherwise the
+// radix sort of the bits in which lo and last differ, as CUB's radix sort
+// told end_bit. The counting sort checks every key against the range and
+// reads back its flag (an error wrapping ErrKeyOutOfRange); the block and
+// radix sorts enqueue their launches and read nothing back, and sort a key
+// outside the range by its bits (never writing outside out), the order
+// being then undefined. last below lo is an error wrapping ErrBadRange.
+func (s *Sorter) SortKeys(out, keys *runtime.Buffer[uint32], lo, last uint32) error {
+	_, err := s.locked(func() (int, error) {
+		if last < lo {
+			return 0, fmt.Errorf("sorts: %w [%d, %d]: empty", ErrBadRange, lo, last)
+		}
+		if err := s.checkSortBuffers(out, keys); err != nil {
+			return 0, err
+		}
+		return s.sortPicked(out, keys, lo, last)
+	})
+	return err
+}
+
+// sortPicked sorts keys, all in [lo, last], into out by the algorithm pick
+// chooses, on checked arguments, and returns the number of keys written.
+func (s *Sorter) sortPicked(out, keys *runtime.Buffer[uint32], lo, last uint32) (int, error) {
+	n := keys.Len()
+	if n == 0 {
+		return 0, nil
+	}
+	bins := uint64(last) - uint64(lo) + 1
+	switch s.pick(n, bins) {
+	case blockAlgorithm:
+		return s.blockSort(out, keys)
+	case countingAlgorithm:
+		return n, s.fastCountingSort(out, keys, lo, int(bins))
+	}
+	job := radixJob[uint32, uint32]{op: "radix sort", keys: keys, outKeys: out, end: max(1, bits.Len32(lo^last))}
+	return n, radixRun(s, job)
+}

@@ -1,0 +1,81 @@
+package sorts_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+
+	"github.com/obsidian-go/obsidian/internal/proptest"
+	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts"
+)
+
+// TestSortKeysPicksEveryAlgorithm checks, on the CPU device, that SortKeys
+// equals slices.Sort for numbers of keys and ranges that make the cost
+// model pick each of its algorithms, and that each was picked.
+func TestSortKeysPicksEveryAlgorithm(t *testing.T) {
+	s, dev := smallTiles(t)
+	picked := map[string]int{}
+	props := gopter.NewProperties(proptest.Parameters(t, 30))
+	props.Property("SortKeys sorts", prop.ForAll(func(n int, rangeBits int, lo uint32, seed uint64) string {
+		bins := uint64(1) << rangeBits
+		lo = min(lo, uint32(1<<32-bins))
+		r := rand.New(rand.NewPCG(seed, 1))
+		keys := make([]uint32, n)
+		for i := range keys {
+			keys[i] = lo + uint32(r.Uint64N(bins))
+		}
+		picked[s.Picked(n, bins)]++
+		in, err := runtime.FromSlice(dev, keys)
+		if err != nil {
+			return err.Error()
+		}
+		defer in.Free()
+		out, err := runtime.Alloc[uint32](dev, n)
+		if err != nil {
+			return err.Error()
+		}
+		defer out.Free()
+		if err := s.SortKeys(out, in, lo, uint32(uint64(lo)+bins-1)); err != nil {
+			return err.Error()
+		}
+		got, err := out.ToSlice()
+		if err != nil {
+			return err.Error()
+		}
+		return checkSorted("SortKeys", got, keys)
+	}, gen.OneConstOf(1, 7, 2048, 2049, 5000), gen.IntRange(0, 32), gen.UInt32(), gen.UInt64()))
+	props.TestingRun(t)
+	for _, a := range []string{"block", "counting", "radix"} {
+		if picked[a] == 0 {
+			t.Errorf("SortKeys never picked the %s sort: %v", a, picked)
+		}
+	}
+}
+
+// TestCostModelTable checks the cost model's choices at its table's edges:
+// the block sort for few keys, counting sort for narrow ranges, the radix
+// sort for ranges past MaxBins whatever the number of keys.
+func TestCostModelTable(t *testing.T) {
+	s, err := sorts.New(runtime.CPU())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range []struct {
+		n    int
+		bins uint64
+		want string
+	}{
+		{1, 1 << 32, "block"}, {2048, 1 << 32, "block"}, {2049, 16, "counting"},
+		{1 << 25, 1 << 16, "counting"}, {1 << 25, 1 << 30, "radix"}, {1 << 30, sorts.MaxBins + 1, "radix"},
+		{1 << 16, 1 << 24, "radix"},
+	} {
+		if got := s.Picked(c.n, c.bins); got != c.want {
+			t.Errorf("%d keys in %d values: picked %s, want %s", c.n, c.bins, got, c.want)
+		}
+	}
+}
