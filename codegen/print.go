@@ -58,17 +58,20 @@ func (p *printer) kernel() {
 	var params []string
 	for _, prm := range k.Params {
 		if a := prm.Array; a != nil {
-			qual := ""
-			if a.Access == ir.Input {
-				qual = "const "
-			}
-			params = append(params, fmt.Sprintf("%s%s* %s, unsigned int %s_len", qual, cType(a.Elem), a.Name, a.Name))
+			params = append(params, fmt.Sprintf("%s* %s, unsigned int %s_len", paramType(a), a.Name, a.Name))
 		} else {
 			params = append(params, cType(prm.Scalar.T)+" "+prm.Scalar.Name)
 		}
 	}
 	p.line(`extern "C" __global__ void __launch_bounds__(%d) %s(%s) {`, k.Threads, k.Name, strings.Join(params, ", "))
 	p.depth++
+	for _, prm := range k.Params {
+		if a := prm.Array; a != nil && a.Align > a.Elem.Size() {
+			// The compiler may then merge consecutive accesses into
+			// one as wide as the alignment.
+			p.line("%s = (%s*)__builtin_assume_aligned(%s, %d);", a.Name, paramType(a), a.Name, a.Align)
+		}
+	}
 	if len(k.Shared) > 0 {
 		p.line("extern __shared__ __align__(16) unsigned char smem[];")
 		for _, a := range k.Shared {
@@ -380,4 +383,13 @@ func firstOperand(e ir.Expr) ir.Expr {
 		return c[0]
 	}
 	return e
+}
+
+// paramType returns the C type of the elements of a, a global array
+// parameter: const for an input.
+func paramType(a *ir.Array) string {
+	if a.Access == ir.Input {
+		return "const " + cType(a.Elem)
+	}
+	return cType(a.Elem)
 }
