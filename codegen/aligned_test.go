@@ -71,3 +71,45 @@ func TestVerifyRejectsBadAlignments(t *testing.T) {
 		t.Errorf("an aligned shared array: %v, want an error saying only global arrays declare one", err)
 	}
 }
+
+// TestGroupStoresUnderOneCheck checks that stores to out[x + c], c from 0
+// to 3, under a condition len(out) - x > d (or >= d), with or without
+// x < len(out), are printed without a check of their own exactly when the
+// condition ensures x + c < len(out), so that consecutive stores can merge.
+func TestGroupStoresUnderOneCheck(t *testing.T) {
+	for _, c := range []struct {
+		op      ir.BinOp
+		d       uint64
+		below   bool // the condition has x < len(out)
+		checked int  // the stores printed with a check
+	}{
+		{ir.Gt, 3, true, 0},
+		{ir.Gt, 2, true, 1},
+		{ir.Ge, 3, true, 1},
+		{ir.Ge, 4, true, 0},
+		{ir.Gt, 0, true, 3},
+		{ir.Gt, 3, false, 4},
+	} {
+		out := global("out", ir.Uint32, ir.Output, 2)
+		i, x := v("i", ir.Uint32), v("x", ir.Uint32)
+		length := &ir.Len{Array: out}
+		cond := ir.Expr(bin(c.op, bin(ir.Sub, length, x), u32(c.d)))
+		if c.below {
+			cond = bin(ir.And, bin(ir.Lt, x, length), cond)
+		}
+		var stores []ir.Stmt
+		for k := range uint64(4) {
+			at := ir.Expr(x)
+			if k > 0 {
+				at = bin(ir.Add, x, u32(k))
+			}
+			stores = append(stores, store(out, at, i, 12))
+		}
+		k := kernel("group", []*ir.Array{out}, nil, forAll(ir.GridThreads, i, length, 10,
+			decl(x, bin(ir.Mul, i, u32(4)), 11), &ir.If{Cond: cond, Then: stores, Pos: at(12)}))
+		src, _ := mustCUDA(t, k)
+		if got := strings.Count(src, "< out_len) out["); got != c.checked || strings.Count(src, "out[") != 4 {
+			t.Errorf("%v %d (x < len: %v): %d stores checked, want %d:\n%s", c.op, c.d, c.below, got, c.checked, src)
+		}
+	}
+}
