@@ -1,6 +1,7 @@
 package arrays
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/obsidian-go/obsidian/dsl"
@@ -58,6 +59,20 @@ type DeviceScanShape struct {
 	// tile. Without it the block reads and writes its tile by rows of
 	// Threads elements.
 	WarpRows bool
+	// Vector, when set, has each thread of a block whose tile lies wholly
+	// inside the input read and write its rows as groups of VectorWidth
+	// consecutive elements from an index that is a multiple of
+	// VectorWidth (row j of the tile is the Threads×VectorWidth elements
+	// from VectorWidth×j×Threads, thread tid's group of it VectorWidth×tid
+	// on), so that the compiler may make each group one 16-byte access;
+	// in and out are then declared aligned to 16 bytes (dsl
+	// Array.Aligned), and a launch with views that are not fails. The
+	// last tile is read and written element by element, its indices
+	// checked. With FullTiles too, each group's stores are under one
+	// check of the group's last index, so that they can merge; without,
+	// each store checks its own index and only the loads merge. PerThread
+	// must be a multiple of VectorWidth, and WarpRows off.
+	Vector bool
 	// Backoff is the nanoseconds the look-back sleeps before it reads
 	// again a window of status words of which one was not yet published;
 	// 0 polls at once. At most ir.MaxSleepNanos.
@@ -88,14 +103,19 @@ func (sh DeviceScanShape) Check() error {
 			sh.Threads, ir.WarpSize, ir.WarpSize)
 	case sh.PerThread < 1 || sh.PerThread > maxDevScanPerThread:
 		return fmt.Errorf("device scan shape: %d elements per thread, want 1 to %d", sh.PerThread, maxDevScanPerThread)
+	case sh.Vector && sh.PerThread%VectorWidth != 0:
+		return fmt.Errorf("device scan shape: vector rows of %d elements per thread, want a multiple of %d", sh.PerThread,
+			VectorWidth)
+	case sh.Vector && sh.WarpRows:
+		return errors.New("device scan shape: vector rows and warp rows together; want one of them")
 	case sh.Backoff > ir.MaxSleepNanos:
 		return fmt.Errorf("device scan shape: a backoff of %d ns, want at most %d", sh.Backoff, ir.MaxSleepNanos)
 	}
 	return nil
 }
 
-// String names the shape, e.g. "256x16", "256x16/full" or
-// "256x16/full/warprows/backoff100".
+// String names the shape, e.g. "256x16", "256x16/full",
+// "256x16/full/vector" or "256x16/full/warprows/backoff100".
 func (sh DeviceScanShape) String() string {
 	name := fmt.Sprintf("%dx%d", sh.Threads, sh.PerThread)
 	if sh.FullTiles {
@@ -104,11 +124,18 @@ func (sh DeviceScanShape) String() string {
 	if sh.WarpRows {
 		name += "/warprows"
 	}
+	if sh.Vector {
+		name += "/vector"
+	}
 	if sh.Backoff > 0 {
 		name += fmt.Sprintf("/backoff%d", sh.Backoff)
 	}
 	return name
 }
+
+// VectorWidth is the number of 32-bit elements a thread reads or writes
+// at once in a device scan with Vector rows: 16 bytes.
+const VectorWidth = ir.MaxAlign / 4
 
 // maxDevScanPerThread is the most elements per thread: up to it, the
 // padding of padEvery keeps shared memory free of bank conflicts.
@@ -185,6 +212,9 @@ func DeviceScanKernelShaped[T dsl.Number](name string, op Op[T], identity dsl.Ex
 	k := dsl.NewKernel(name, threads)
 	in := dsl.Input[T](k, "in")
 	out := dsl.Output[T](k, "out")
+	if shape.Vector && shapeErr == nil && dsl.TypeOf[T]().Size() == 4 {
+		in, out = in.Aligned(ir.MaxAlign), out.Aligned(ir.MaxAlign)
+	}
 	state := dsl.InOut[uint64](k, "state")
 	k.Body(func(g *dsl.Grid) {
 		if dsl.TypeOf[T]().Size() != 4 {
@@ -236,13 +266,17 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 		n := s.in.Len()
 		return dsl.Let(b, first.Lt(n).And(n.Sub(first).Ge(dsl.N(tileLen)))).Exp
 	}
-	byTile := func(b *dsl.Block, rows func(bounded bool) func(*dsl.Block)) {
-		if s.shape.FullTiles {
-			b.IfElse(full(b), rows(false), rows(true))
+	// split runs fast for a full tile and checked for the last one, or
+	// checked for every tile when the shape asks for neither FullTiles
+	// nor Vector.
+	split := func(b *dsl.Block, fast, checked func(*dsl.Block)) {
+		if s.shape.FullTiles || s.shape.Vector {
+			b.IfElse(full(b), fast, checked)
 		} else {
-			rows(true)(b)
+			checked(b)
 		}
 	}
+	byTile := func(b *dsl.Block, rows func(bounded bool) func(*dsl.Block)) { split(b, rows(false), rows(true)) }
 
 	if s.shape.WarpRows {
 		// Warp w reads the 32×PerThread elements it scans by rows of 32:
@@ -271,8 +305,15 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 		})
 	} else {
 		// Rows in: row j of the tile is the Threads elements from
-		// first + j*Threads; past the input's end, identity.
-		byTile(b, func(bounded bool) func(*dsl.Block) {
+		// first + j*Threads; past the input's end, identity. With Vector,
+		// a full tile's rows are of Threads groups (see vectorIn).
+		rowsIn := byTile
+		if s.shape.Vector {
+			rowsIn = func(b *dsl.Block, rows func(bounded bool) func(*dsl.Block)) {
+				split(b, func(b *dsl.Block) { s.vectorIn(b, elems, first) }, rows(true))
+			}
+		}
+		rowsIn(b, func(bounded bool) func(*dsl.Block) {
 			return func(b *dsl.Block) {
 				b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
 					at := dsl.Let(t, s.at(tid)).Exp
@@ -346,7 +387,13 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 		})
 		return
 	}
-	byTile(b, func(bounded bool) func(*dsl.Block) {
+	rowsOut := byTile
+	if s.shape.Vector {
+		rowsOut = func(b *dsl.Block, rows func(bounded bool) func(*dsl.Block)) {
+			split(b, func(b *dsl.Block) { s.vectorOut(b, elems, warpPrefix, first) }, rows(true))
+		}
+	}
+	rowsOut(b, func(bounded bool) func(*dsl.Block) {
 		return func(b *dsl.Block) {
 			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
 				at := dsl.Let(t, s.at(tid)).Exp
@@ -365,6 +412,78 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 			})
 		}
 	})
+}
+
+// vectorIn has block b read its tile, full, from first into elems by
+// groups of VectorWidth: thread tid's group of row j is the VectorWidth
+// elements from e = VectorWidth×(j×Threads + tid), an index that is a
+// multiple of VectorWidth, as is first (Tile is), so that with in aligned
+// to 16 bytes the compiler may read the group with one 16-byte load.
+//
+// In shared memory the group is VectorWidth consecutive words from at(e):
+// padEvery is a multiple of PerThread, so of VectorWidth, and no padding
+// word falls inside a group. The warp's stores of one element of its
+// groups (lane l at 4l + c, plus a padding word after every 32×m
+// elements, PerThread = 2^k×m) touch 32 distinct banks when m is 1
+// (4l + l/8 mod 32 takes every value); for m > 1, lanes 8i..8i+7 of a run
+// of 32m/4 lanes share their 8 banks with the lanes of the runs beside
+// it: up to m-way conflicts (3-way for PerThread 12), as many as the
+// groups' loads save.
+func (s devScan[T]) vectorIn(b *dsl.Block, elems dsl.Array[T], first dsl.U32) {
+	b.ForAll(dsl.N(uint32(s.shape.Threads)), func(t *dsl.Thread, tid dsl.U32) {
+		for j := range s.shape.PerThread / VectorWidth {
+			e := dsl.Let(t, s.group(tid, j)).Exp
+			ix := dsl.Let(t, first.Add(e)).Exp
+			at := dsl.Let(t, s.at(e)).Exp
+			for c := range uint32(VectorWidth) {
+				elems.Store(t, plus(at, c), s.in.At(plus(ix, c)))
+			}
+		}
+	})
+}
+
+// vectorOut has block b write its tile, full, from elems to out from
+// first, each element raised by its warp's prefix in warpPrefix, by the
+// groups of vectorIn. A group lies within one warp's elements (a warp's
+// 32×PerThread is a multiple of VectorWidth). With FullTiles each group's
+// stores are under one check that the group lies before out's end (which
+// a full tile's does), so that the printed stores need no check each and
+// may merge into one 16-byte store.
+func (s devScan[T]) vectorOut(b *dsl.Block, elems, warpPrefix dsl.Array[T], first dsl.U32) {
+	perWarp := ir.WarpSize * s.shape.PerThread
+	b.ForAll(dsl.N(uint32(s.shape.Threads)), func(t *dsl.Thread, tid dsl.U32) {
+		for j := range s.shape.PerThread / VectorWidth {
+			e := dsl.Let(t, s.group(tid, j)).Exp
+			ix := dsl.Let(t, first.Add(e)).Exp
+			at := dsl.Let(t, s.at(e)).Exp
+			prefix := dsl.Let(t, warpPrefix.At(e.Div(dsl.N(uint32(perWarp))))).Exp
+			store := func(t *dsl.Thread) {
+				for c := range uint32(VectorWidth) {
+					s.out.Store(t, plus(ix, c), s.op(prefix, elems.At(plus(at, c))))
+				}
+			}
+			if !s.shape.FullTiles {
+				store(t)
+				continue
+			}
+			n := s.out.Len()
+			t.If(ix.Lt(n).And(n.Sub(ix).Gt(dsl.N(uint32(VectorWidth-1)))), store)
+		}
+	})
+}
+
+// group returns the tile index of the first element of thread tid's group
+// of row j, with Vector rows: VectorWidth×(j×Threads + tid).
+func (s devScan[T]) group(tid dsl.U32, j int) dsl.U32 {
+	return dsl.N(uint32(VectorWidth * j * s.shape.Threads)).Add(tid.Mul(dsl.N(VectorWidth)))
+}
+
+// plus returns x + c, or x for c = 0.
+func plus(x dsl.U32, c uint32) dsl.U32 {
+	if c == 0 {
+		return x
+	}
+	return x.Add(dsl.N(c))
 }
 
 // scanThread has thread tid scan its PerThread consecutive elements of

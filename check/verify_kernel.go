@@ -65,6 +65,8 @@ func (v *verifier) localArray(a *ir.Array) {
 	case a.Size > MaxLocalBytes/a.Elem.Size():
 		v.errorf(a.Pos, "local array %s has %d elements of %v; a thread's array may have at most %d bytes",
 			a.Name, a.Size, a.Elem, MaxLocalBytes)
+	case a.Align != 0:
+		v.errorf(a.Pos, "local array %s: %v", a.Name, CheckAlign(a.Space, a.Elem, a.Align))
 	}
 	v.name(a.Pos, a.Name, "local array "+a.Name)
 	v.arrays[a] = true
@@ -88,6 +90,10 @@ func (v *verifier) globalArray(a *ir.Array) {
 		v.errorf(a.Pos, "array parameter %s has no valid access mode", a.Name)
 	case !a.Elem.Valid():
 		v.errorf(a.Pos, "array parameter %s has no valid element type (%v)", a.Name, a.Elem)
+	case a.Align != 0:
+		if err := CheckAlign(a.Space, a.Elem, a.Align); err != nil {
+			v.errorf(a.Pos, "array parameter %s: %v", a.Name, err)
+		}
 	}
 	v.name(a.Pos, a.Name, "array parameter "+a.Name)
 	v.name(a.Pos, a.Name+"_len", "the length of array "+a.Name)
@@ -106,6 +112,8 @@ func (v *verifier) sharedArray(a *ir.Array) {
 		v.errorf(a.Pos, "shared array %s has no valid element type (%v)", a.Name, a.Elem)
 	case a.Size <= 0:
 		v.errorf(a.Pos, "shared array %s has %d elements; it needs at least one", a.Name, a.Size)
+	case a.Align != 0:
+		v.errorf(a.Pos, "shared array %s: %v", a.Name, CheckAlign(a.Space, a.Elem, a.Align))
 	}
 	v.name(a.Pos, a.Name, "shared array "+a.Name)
 	v.arrays[a] = true

@@ -13,7 +13,7 @@ import (
 // kind and printing, loops, selects, conversions between all types, every
 // operator and awkward constants.
 func constructKernels() []*ir.Kernel {
-	ks := []*ir.Kernel{forAllKernel(), loopKernel(), warpKernel(), deepKernel(300)}
+	ks := []*ir.Kernel{forAllKernel(), loopKernel(), warpKernel(), deepKernel(300), alignedKernel()}
 	for _, t := range ir.Types {
 		if t.Size() >= 4 && t != ir.Bool {
 			ks = append(ks, atomicKernel(t))

@@ -58,17 +58,20 @@ func (p *printer) kernel() {
 	var params []string
 	for _, prm := range k.Params {
 		if a := prm.Array; a != nil {
-			qual := ""
-			if a.Access == ir.Input {
-				qual = "const "
-			}
-			params = append(params, fmt.Sprintf("%s%s* %s, unsigned int %s_len", qual, cType(a.Elem), a.Name, a.Name))
+			params = append(params, fmt.Sprintf("%s* %s, unsigned int %s_len", paramType(a), a.Name, a.Name))
 		} else {
 			params = append(params, cType(prm.Scalar.T)+" "+prm.Scalar.Name)
 		}
 	}
 	p.line(`extern "C" __global__ void __launch_bounds__(%d) %s(%s) {`, k.Threads, k.Name, strings.Join(params, ", "))
 	p.depth++
+	for _, prm := range k.Params {
+		if a := prm.Array; a != nil && a.Align > a.Elem.Size() {
+			// The compiler may then merge consecutive accesses into
+			// one as wide as the alignment.
+			p.line("%s = (%s*)__builtin_assume_aligned(%s, %d);", a.Name, paramType(a), a.Name, a.Align)
+		}
+	}
 	if len(k.Shared) > 0 {
 		p.line("extern __shared__ __align__(16) unsigned char smem[];")
 		for _, a := range k.Shared {
@@ -221,18 +224,82 @@ func (p *printer) guarded(a *ir.Array, index string, guard bool, stmt string) {
 	}
 }
 
-// holds reports whether an enclosing if already ensures index < len(a).
+// holds reports whether the enclosing ifs already ensure index < len(a):
+// a condition, or a conjunct of one, says index < len(a); or index is
+// x + c for a constant c, and conjuncts say x < len(a) and len(a) - x > d
+// (or >= d+1) for a constant d >= c (then len(a) - x does not wrap, and
+// neither does x + c).
 func (p *printer) holds(a *ir.Array, index ir.Expr) bool {
+	var conds []*ir.Binary
 	for _, k := range p.known {
-		b, ok := k.cond.(*ir.Binary)
-		if !ok || !k.holds || b.Op != ir.Lt {
+		if k.holds {
+			conds = appendConjuncts(conds, k.cond)
+		}
+	}
+	below := func(x ir.Expr) bool { // a condition says x < len(a)
+		for _, b := range conds {
+			if l, ok := b.Y.(*ir.Len); ok && b.Op == ir.Lt && l.Array == a && simplify.Same(b.X, x) {
+				return true
+			}
+		}
+		return false
+	}
+	if below(index) {
+		return true
+	}
+	x, c, ok := plusConst(index)
+	if !ok || !below(x) {
+		return false
+	}
+	for _, b := range conds {
+		d, isConst := b.Y.(*ir.Const)
+		room, isSub := b.X.(*ir.Binary)
+		if !isConst || !isSub || room.Op != ir.Sub || room.Type() != ir.Uint32 || !simplify.Same(room.Y, x) {
 			continue
 		}
-		if l, ok := b.Y.(*ir.Len); ok && l.Array == a && simplify.Same(b.X, index) {
-			return true
+		if l, ok := room.X.(*ir.Len); !ok || l.Array != a {
+			continue
+		}
+		switch bound := d.Value.Uint(); b.Op {
+		case ir.Gt:
+			if bound >= c {
+				return true
+			}
+		case ir.Ge:
+			if bound > c {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// appendConjuncts appends to conds the comparisons that cond, a
+// condition or a && of conditions, says all hold.
+func appendConjuncts(conds []*ir.Binary, cond ir.Expr) []*ir.Binary {
+	b, ok := cond.(*ir.Binary)
+	if !ok {
+		return conds
+	}
+	if b.Op == ir.And && b.Type() == ir.Bool {
+		return appendConjuncts(appendConjuncts(conds, b.X), b.Y)
+	}
+	return append(conds, b)
+}
+
+// plusConst returns x and c when e is x + c, a uint32 sum with a constant.
+func plusConst(e ir.Expr) (x ir.Expr, c uint64, ok bool) {
+	b, isBin := e.(*ir.Binary)
+	if !isBin || b.Op != ir.Add || b.Type() != ir.Uint32 {
+		return nil, 0, false
+	}
+	if k, isConst := b.Y.(*ir.Const); isConst {
+		return b.X, k.Value.Uint(), true
+	}
+	if k, isConst := b.X.(*ir.Const); isConst {
+		return b.Y, k.Value.Uint(), true
+	}
+	return nil, 0, false
 }
 
 // assume records that cond holds in the statements printed until the
@@ -380,4 +447,13 @@ func firstOperand(e ir.Expr) ir.Expr {
 		return c[0]
 	}
 	return e
+}
+
+// paramType returns the C type of the elements of a, a global array
+// parameter: const for an input.
+func paramType(a *ir.Array) string {
+	if a.Access == ir.Input {
+		return "const " + cType(a.Elem)
+	}
+	return cType(a.Elem)
 }

@@ -293,3 +293,32 @@ func MatchAny[T Number](t *Thread, v Exp[T]) U32 {
 	s.add(&ir.MatchAny{Result: r, Value: v.IR(), Pos: pos})
 	return U32{e: r}
 }
+
+// Aligned declares that the data of a, a global array parameter, starts at
+// an address that is a multiple of bytes: a power of two from the
+// element's size to ir.MaxAlign (16). Every launch checks it, on every
+// device, and fails naming the parameter when a buffer's view starts
+// elsewhere; the compiler may then read and write the 16/size consecutive
+// elements from an index that is a multiple of 16/size as one access.
+// Buffers from runtime.Alloc are aligned to at least 16 bytes; a view of
+// one is when its first element's byte offset is a multiple of bytes. It
+// returns a, for chaining: dsl.Input[uint32](k, "in").Aligned(16).
+func (a Array[T]) Aligned(bytes int) Array[T] {
+	pos := callerPos()
+	switch {
+	case a.a == nil:
+		if k := reportTo(nil); k != nil {
+			k.errorf(pos, "Aligned on %s", zeroArray)
+		}
+	default:
+		if err := check.CheckAlign(a.a.Space, a.a.Elem, bytes); err != nil {
+			a.k.errorf(pos, "array %s: %v", a.a.Name, err)
+		} else if a.k.hasBody {
+			a.k.errorf(pos, "array %s: Aligned in or after the kernel's body; declare the alignment with the "+
+				"parameter", a.a.Name)
+		} else {
+			a.a.Align = bytes
+		}
+	}
+	return a
+}

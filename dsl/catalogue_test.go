@@ -203,6 +203,42 @@ func badInputs() []badInput {
 				out.Store(t, i, out.At(i)) // bad: read of an output array
 			})
 		}, "load from array output, an output of the kernel"},
+		{"alignment not a power of two", func() error {
+			k := dsl.NewKernel("align3", 256)
+			return copyOf(k, dsl.Input[uint32](k, "input").Aligned(12)) // bad: alignment not a power of two
+		}, "an alignment of 12 bytes: want a power of two"},
+		{"alignment wider than 16 bytes", func() error {
+			k := dsl.NewKernel("align32", 256)
+			return copyOf(k, dsl.Input[uint32](k, "input").Aligned(32)) // bad: alignment wider than 16 bytes
+		}, "want at most 16"},
+		{"alignment below the element's size", func() error {
+			k := dsl.NewKernel("align2", 256)
+			return copyOf(k, dsl.Input[uint32](k, "input").Aligned(2)) // bad: alignment below the element's size
+		}, "want at least their size, 4"},
+		{"alignment of a shared array", func() error {
+			return blockStep(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				dsl.Shared[uint32](b, 64).Aligned(16) // bad: alignment of a shared array
+			})
+		}, "only global array parameters declare one"},
+		{"alignment declared in the body", func() error {
+			k := dsl.NewKernel("alignLate", 256)
+			in := dsl.Input[uint32](k, "input")
+			out := dsl.Output[uint32](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				in.Aligned(16) // bad: alignment declared in the body
+				g.ForAll(out.Len(), func(t *dsl.Thread, i dsl.U32) { out.Store(t, i, in.At(i)) })
+			})
+			return built(k)
+		}, "Aligned in or after the kernel's body"},
+		{"alignment of a zero Array", func() error {
+			k := dsl.NewKernel("alignZero", 256)
+			out := dsl.Output[uint32](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				zero.Aligned(16) // bad: alignment of a zero Array
+				g.ForAll(out.Len(), func(t *dsl.Thread, i dsl.U32) { out.Store(t, i, i) })
+			})
+			return built(k)
+		}, "Aligned on a zero Array"},
 		{"store to a zero Array", func() error {
 			return threadStepError(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				zero.Store(t, i, i) // bad: store to a zero Array

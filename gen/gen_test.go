@@ -96,3 +96,22 @@ func TestBlocksNotFromParameters(t *testing.T) {
 		t.Errorf("launcher does not ask for cfg.Blocks:\n%s", src)
 	}
 }
+
+// TestLauncherKeepsAlignment checks that the signature a launcher embeds
+// carries a parameter's declared alignment, so that its launches check it
+// as launches of the IR kernel do.
+func TestLauncherKeepsAlignment(t *testing.T) {
+	built, err := Build([]*dsl.Kernel{copyKernel("c")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := built[0]
+	k.Params[0].Array.Align = 16
+	src, err := LauncherFile(Scope{Name: "p"}, "a test", []Printed{{Kernel: k, CUDA: "text"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(src), "Align:"); n != 1 || !strings.Contains(string(src), "Align: 16") {
+		t.Errorf("launcher file has %d alignments, want the input's 16:\n%s", n, src)
+	}
+}

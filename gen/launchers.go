@@ -112,7 +112,11 @@ func launcher(f *jen.File, name string, p Printed, reserved map[string]bool) {
 		if prm.Array != nil {
 			h.arrays[prm.Array] = goNames[i]
 			params = append(params, id.Op("*").Qual(runtimePath, "Buffer").Types(goType(prm.Array.Elem)))
-			sig = append(sig, fields("Name", jen.Lit(prm.Array.Name), "Type", irType(prm.Array.Elem), "Array", jen.True()))
+			param := []any{"Name", jen.Lit(prm.Array.Name), "Type", irType(prm.Array.Elem), "Array", jen.True()}
+			if prm.Array.Align != 0 {
+				param = append(param, "Align", jen.Lit(prm.Array.Align))
+			}
+			sig = append(sig, fields(param...))
 		} else {
 			h.scalars[prm.Scalar] = goNames[i]
 			params = append(params, id.Add(goType(prm.Scalar.T)))

@@ -12,6 +12,17 @@ const (
 	Local
 )
 
+// spaceNames are the names of the memory spaces.
+var spaceNames = map[Space]string{Global: "global", Shared: "shared", Local: "local"}
+
+// String returns the memory space's name.
+func (s Space) String() string {
+	if name, ok := spaceNames[s]; ok {
+		return name
+	}
+	return "space?"
+}
+
 // Access says how a kernel may use a global array.
 type Access uint8
 
@@ -52,8 +63,19 @@ type Array struct {
 	// warps: an index into it is into the region of the warp that uses it,
 	// so that the warps of a block never see each other's elements.
 	PerWarp bool
-	Pos     Pos // where the array was declared or allocated
+	// Align is, for a global array parameter, the number of bytes (a power
+	// of two from the element's size to MaxAlign) that the address of its
+	// first element is a multiple of, as its declaration promises: a launch
+	// checks it, and the printed kernel tells the compiler, which may then
+	// read and write MaxAlign/Elem.Size() consecutive elements at once. 0
+	// promises only the element's own alignment.
+	Align int
+	Pos   Pos // where the array was declared or allocated
 }
+
+// MaxAlign is the largest alignment a global array parameter may declare:
+// 16 bytes, the widest load and store of a GPU thread.
+const MaxAlign = 16
 
 // Bytes returns the size of Size elements in bytes: a shared array's, or
 // one warp's region of a PerWarp array (see Copies).

@@ -117,7 +117,14 @@ func TestBadInputCatalogue(t *testing.T) {
 	}
 	errOf := func(_ any, err error) error { return err }
 
+	aligned := must(cpu.Load(alignedCopy()))(t)
+	words := must(runtime.Alloc[uint32](cpu, 12))(t)
 	rows := []badInput{
+		// Alignment.
+		{"aligned parameter given a view 4 bytes in", launch(cpu, aligned, runtime.LaunchConfig{}, words.View(1, 4),
+			words.View(4, 4)), runtime.ErrMisaligned, "parameter in is declared aligned to 16 bytes"},
+		{"aligned parameter given a view 8 bytes in", launch(cpu, aligned, runtime.LaunchConfig{}, words.View(0, 4),
+			words.View(6, 4)), runtime.ErrMisaligned, "parameter out is declared aligned to 16 bytes"},
 		// Sizes.
 		{"CPU Alloc[uint32](2^62): 2^64 bytes", func() error { return errOf(runtime.Alloc[uint32](cpu, 1<<62)) }, runtime.ErrOutOfMemory, "overflows"},
 		{"CPU Alloc[uint32](2^61): 2^63 bytes", func() error { return errOf(runtime.Alloc[uint32](cpu, 1<<61)) }, runtime.ErrOutOfMemory, "overflows"},

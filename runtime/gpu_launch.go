@@ -60,6 +60,9 @@ func (g *GPU) launch(f *gpuFunction, bound []boundArg, blocks int, stream uintpt
 			continue
 		}
 		ptr, err := g.devicePtr(a.mem, a.off)
+		if err == nil {
+			err = a.param.checkAlign("device address", ptr)
+		}
 		if err != nil {
 			return fmt.Errorf("launching kernel %s: %w", f.name, err)
 		}

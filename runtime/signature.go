@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/obsidian-go/obsidian/check"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -14,6 +16,27 @@ type Param struct {
 	Name  string
 	Type  ir.Type
 	Array bool
+	// Align is, for an array, the bytes its data's address must be a
+	// multiple of (ir.Array.Align); 0 asks only the element's alignment.
+	Align int
+}
+
+// ErrMisaligned is wrapped by the error of a launch that passes, for an
+// array parameter declared aligned (ir.Array.Align), a buffer whose data
+// does not start at a multiple of the alignment: a view at an offset that
+// is not. Test for it with errors.Is.
+var ErrMisaligned = errors.New("misaligned buffer")
+
+// checkAlign returns nil when address, the address of the data passed for
+// p (a device address, or a byte offset into a buffer aligned to more than
+// p.Align), is a multiple of p.Align, or the error saying it is not.
+func (p Param) checkAlign(what string, address uint64) error {
+	if p.Align <= 1 || address%uint64(p.Align) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: parameter %s is declared aligned to %d bytes, and the buffer's %s %#x is not a multiple "+
+		"of %d (take views at an element offset that is a multiple of %d)", ErrMisaligned, p.Name, p.Align, what,
+		address, p.Align, p.Align/max(p.Type.Size(), 1))
 }
 
 // String returns the parameter as Go would declare it: "keys []uint32" or
@@ -34,7 +57,7 @@ func SignatureOf(k *ir.Kernel) Signature {
 	sig := make(Signature, len(k.Params))
 	for i, p := range k.Params {
 		if p.Array != nil {
-			sig[i] = Param{Name: p.Array.Name, Type: p.Array.Elem, Array: true}
+			sig[i] = Param{Name: p.Array.Name, Type: p.Array.Elem, Array: true, Align: p.Array.Align}
 		} else {
 			sig[i] = Param{Name: p.Scalar.Name, Type: p.Scalar.T}
 		}
@@ -57,6 +80,14 @@ func (s Signature) validate() error {
 		if !p.Type.Valid() {
 			return fmt.Errorf("parameter %d (%s) has no valid type", i, p.Name)
 		}
+		if p.Align != 0 {
+			if !p.Array {
+				return fmt.Errorf("parameter %d (%s) is a scalar declared aligned to %d bytes", i, p.Name, p.Align)
+			}
+			if err := check.CheckAlign(ir.Global, p.Type, p.Align); err != nil {
+				return fmt.Errorf("parameter %d (%s): %w", i, p.Name, err)
+			}
+		}
 	}
 	return nil
 }
@@ -67,6 +98,7 @@ type boundArg struct {
 	mem    *Mem
 	off, n int // elements
 	value  ir.Value
+	param  Param
 }
 
 // bufferArg is implemented by every *Buffer[T]; it lets untyped code reach
@@ -111,7 +143,12 @@ func (p Param) bind(d Device, arg any) (boundArg, error) {
 		if uint64(n) > 1<<32-1 {
 			return boundArg{}, fmt.Errorf("%d elements: a kernel takes at most 2^32-1", n)
 		}
-		return boundArg{mem: m, off: off, n: n}, nil
+		// The GPU allocates at 256-byte boundaries, so the offset decides
+		// (the GPU's launch checks the address itself too).
+		if err := p.checkAlign("data's byte offset", uint64(off)*uint64(m.elem.Size())); err != nil {
+			return boundArg{}, err
+		}
+		return boundArg{mem: m, off: off, n: n, param: p}, nil
 	}
 	v, ok := scalarValue(arg)
 	switch {

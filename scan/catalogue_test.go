@@ -89,6 +89,29 @@ func TestBadInputCatalogue(t *testing.T) {
 			_, err := arrays.DeviceScanKernelShaped("scanBadShape", dsl.U32.Add, dsl.N(0), false, shape).Build()
 			return err
 		}, nil, "DeviceScanKernelShaped: device scan shape: 33 elements per thread"},
+		{"vector rows of elements per thread not a multiple of 4", func() error {
+			_, err := scan.NewShaped(dev, dsl.U32.Add, 0, scan.Inclusive,
+				arrays.DeviceScanShape{Threads: 128, PerThread: 6, Vector: true})
+			return err
+		}, nil, "vector rows of 6 elements per thread, want a multiple of 4"},
+		{"vector rows and warp rows", func() error {
+			_, err := scan.NewShaped(dev, dsl.U32.Add, 0, scan.Inclusive,
+				arrays.DeviceScanShape{Threads: 128, PerThread: 8, Vector: true, WarpRows: true})
+			return err
+		}, nil, "vector rows and warp rows together"},
+		{"vector-row kernel launched on a view 4 bytes in", func() error {
+			shape := arrays.DeviceScanShape{Threads: 32, PerThread: 4, Vector: true}
+			k, err := arrays.DeviceScanKernelShaped("scanVectorView", dsl.U32.Add, dsl.N(0), false, shape).Build()
+			if err != nil {
+				return err
+			}
+			fn, err := dev.Load(k)
+			if err != nil {
+				return err
+			}
+			in := buf(300)
+			return dev.Launch(fn, runtime.LaunchConfig{Blocks: 2}, in.View(1, 256), buf(256), state(3))
+		}, runtime.ErrMisaligned, "parameter in is declared aligned to 16 bytes"},
 		{"state too small for a shape's tiles", func() error {
 			s, err := scan.NewShaped(dev, dsl.U32.Add, 0, scan.Inclusive, arrays.DeviceScanShape{Threads: 32, PerThread: 1})
 			if err != nil {

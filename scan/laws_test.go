@@ -206,7 +206,8 @@ func TestScanLengthsAtTheTileEdges(t *testing.T) {
 // testShapes are block shapes of the scan besides the default: few and
 // many threads, odd and even elements per thread, padding after every 32
 // words and after every 96, rows that split a warp's elements, and both
-// settings of FullTiles, warps reading their own rows, and a backoff.
+// settings of FullTiles, warps reading their own rows, vector rows and a
+// backoff.
 var testShapes = []arrays.DeviceScanShape{
 	{Threads: 256, PerThread: 16, FullTiles: true, WarpRows: true, Backoff: 64},
 	{Threads: 96, PerThread: 6, WarpRows: true},
@@ -219,6 +220,9 @@ var testShapes = []arrays.DeviceScanShape{
 	{Threads: 1024, PerThread: 2, FullTiles: true},
 	{Threads: 64, PerThread: 6},
 	{Threads: 64, PerThread: 32, FullTiles: true},
+	{Threads: 64, PerThread: 16, Vector: true},
+	{Threads: 96, PerThread: 12, FullTiles: true, Vector: true},
+	{Threads: 32, PerThread: 4, FullTiles: true, Vector: true, Backoff: 32},
 }
 
 // TestScanShapesAreTheSequentialScan checks, on the CPU device, that a

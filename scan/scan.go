@@ -58,6 +58,12 @@ type Scan[T Element] struct {
 	kind  Kind
 	shape arrays.DeviceScanShape
 	state *runtime.Buffer[uint64] // grown as needed
+	// unaligned is, for a shape with Vector rows, the kernel of the same
+	// shape without them, loaded at the first views that are not 16-byte
+	// aligned (see Run).
+	unaligned runtime.Function
+	// load loads the kernel of a shape.
+	load func(arrays.DeviceScanShape) (runtime.Function, error)
 }
 
 // New loads, on dev, the scan of kind under op, an associative operator
@@ -83,19 +89,22 @@ func NewShaped[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind 
 	if op == nil {
 		return nil, errors.New("scan: New with a nil operator: give a function such as dsl.U32.Add")
 	}
-	name := fmt.Sprintf("deviceScan%s_%v", kind, dsl.TypeOf[T]())
-	if shape != arrays.DefaultDeviceScanShape {
-		name += "_" + strings.ReplaceAll(shape.String(), "/", "_")
+	load := func(shape arrays.DeviceScanShape) (runtime.Function, error) {
+		name := fmt.Sprintf("deviceScan%s_%v", kind, dsl.TypeOf[T]())
+		if shape != arrays.DefaultDeviceScanShape {
+			name += "_" + strings.ReplaceAll(shape.String(), "/", "_")
+		}
+		k, err := arrays.DeviceScanKernelShaped(name, op, dsl.Lit(identity), kind == Exclusive, shape).Build()
+		if err != nil {
+			return nil, err
+		}
+		return dev.Load(k)
 	}
-	k, err := arrays.DeviceScanKernelShaped(name, op, dsl.Lit(identity), kind == Exclusive, shape).Build()
+	fn, err := load(shape)
 	if err != nil {
 		return nil, err
 	}
-	fn, err := dev.Load(k)
-	if err != nil {
-		return nil, err
-	}
-	return &Scan[T]{dev: dev, fn: fn, kind: kind, shape: shape}, nil
+	return &Scan[T]{dev: dev, fn: fn, kind: kind, shape: shape, load: load}, nil
 }
 
 // StateLen returns the number of uint64 words of state a scan of n
@@ -116,7 +125,11 @@ func stateLen(shape arrays.DeviceScanShape, n int) (int, error) {
 
 // Run writes the scan of in to out, which must have in's length (out may
 // be in). The state it needs is the Scan's own: do not Run one Scan from
-// several goroutines at once.
+// several goroutines at once. A Scan whose shape has Vector rows needs in
+// and out to start at 16-byte boundaries (buffers from runtime.Alloc do; a
+// view does when its offset is a multiple of 4 elements); given views that
+// do not, it runs the kernel of the same shape without Vector, loaded at
+// the first such call, and computes the same scan, only slower.
 func (s *Scan[T]) Run(in, out *runtime.Buffer[T]) error {
 	words, err := s.check(in, out)
 	if err != nil || words == 0 {
@@ -139,7 +152,8 @@ func (s *Scan[T]) Run(in, out *runtime.Buffer[T]) error {
 }
 
 // RunWithState is Run with the state in state, at least
-// s.StateLen(in.Len()) words, which it zeroes first.
+// s.StateLen(in.Len()) words, which it zeroes first. Views not aligned to
+// 16 bytes are taken as by Run.
 func (s *Scan[T]) RunWithState(in, out *runtime.Buffer[T], state *runtime.Buffer[uint64]) error {
 	words, err := s.check(in, out)
 	if err != nil || words == 0 {
@@ -155,7 +169,21 @@ func (s *Scan[T]) RunWithState(in, out *runtime.Buffer[T], state *runtime.Buffer
 	if err := st.Fill(0); err != nil {
 		return err
 	}
-	return s.dev.Launch(s.fn, runtime.LaunchConfig{Blocks: words - 1}, in, out, st)
+	cfg := runtime.LaunchConfig{Blocks: words - 1}
+	err = s.dev.Launch(s.fn, cfg, in, out, st)
+	if !s.shape.Vector || !errors.Is(err, runtime.ErrMisaligned) {
+		return err
+	}
+	// A launch checks its arguments before it starts anything, so the
+	// state is still zero.
+	if s.unaligned == nil {
+		plain := s.shape
+		plain.Vector = false
+		if s.unaligned, err = s.load(plain); err != nil {
+			return fmt.Errorf("scan: loading the scan of views not aligned to 16 bytes: %w", err)
+		}
+	}
+	return s.dev.Launch(s.unaligned, cfg, in, out, st)
 }
 
 // Close frees the Scan's state.

@@ -18,7 +18,8 @@ var scanVariants = flag.Bool("scanvariants", false,
 
 // variantShapes are the block shapes TestGPUScanVariants times, each
 // named by its String: threads x elements per thread, "/full" when full
-// tiles skip the per-element bounds checks.
+// tiles skip the per-element bounds checks, "/vector" when full tiles are
+// read and written by groups of 4 consecutive elements.
 var variantShapes = []arrays.DeviceScanShape{
 	{Threads: 128, PerThread: 16},
 	{Threads: 128, PerThread: 24},
@@ -41,6 +42,10 @@ var variantShapes = []arrays.DeviceScanShape{
 	{Threads: 256, PerThread: 12, FullTiles: true, WarpRows: true},
 	{Threads: 512, PerThread: 16, FullTiles: true, WarpRows: true},
 	{Threads: 256, PerThread: 24, FullTiles: true, WarpRows: true},
+	{Threads: 256, PerThread: 16, Vector: true},
+	{Threads: 256, PerThread: 16, FullTiles: true, Vector: true},
+	{Threads: 256, PerThread: 12, FullTiles: true, Vector: true},
+	{Threads: 128, PerThread: 16, FullTiles: true, Vector: true},
 }
 
 // The timing of TestGPUScanVariants, as cmd/obsbench times: untimed
