@@ -2,6 +2,7 @@ package arrays
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/obsidian-go/obsidian/dsl"
 )
@@ -119,6 +120,31 @@ func TblLook[T dsl.Scalar](table Pull[uint32], a Pull[T]) Pull[T] {
 		return Pull[T]{n: a.n, ix: func(dsl.U32) dsl.Exp[T] { return bad }}
 	}
 	return IxMap(table.At, a)
+}
+
+// ReducePairs is the thesis' reduction (its reduce2): element 0 of the
+// result is a's elements combined by f, a function of a pair giving its
+// result as the first element of the pair, as the thesis' addpair
+// (a, b) = (a+b, b) and maxpair are; the other elements are what the
+// rounds leave there (the thesis' programs keep their lengths). Each
+// round combines neighbours in the first s elements and moves the results
+// to the front, halving s, until one element is left:
+//
+//	reduce2 f = for (i = 1; i <= n; i *= 2) { initS s (evens f ->- unriffle) ->- sync; s = s - s/2 }
+//
+// f is applied in the order of the elements, so it needs to be
+// associative but not commutative. a's length must be a constant; each
+// round is computed into memory of level P (the sync), as Iterate does.
+func ReducePairs[P Level, T dsl.Scalar](p P, f TwoSorter[T], a Pull[T]) Pull[T] {
+	n, ok := constLen(a.n)
+	if !ok || f == nil {
+		return invalidPull(p, a, "ReducePairs of a nil function or of an array whose length is not a constant")
+	}
+	rounds := dsl.N(uint32(bits.Len32(n))) // i = 1, 2, 4, ... while i <= n
+	return Iterate(p, rounds, func(p P, round dsl.U32, a Pull[T]) Pull[T] {
+		s := dsl.N(n).Add(dsl.N(1).Shl(round)).Sub(dsl.N(1)).Shr(round) // n halved round times, rounding up
+		return InitS(s, func(x Pull[T]) Pull[T] { return Unriffle(Evens(f, x)) }, a)
+	}, a)
 }
 
 // Rep applies the program f n times (the thesis' rep): in a loop at level

@@ -1,6 +1,10 @@
 package check
 
-import "github.com/obsidian-go/obsidian/ir"
+import (
+	"math"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
 
 // kernel checks the kernel's name, block size, parameters and shared arrays.
 func (v *verifier) kernel() {
@@ -42,6 +46,57 @@ func (v *verifier) kernel() {
 	}
 	for _, a := range k.Locals {
 		v.localArray(a)
+	}
+	v.constTables(k.Constants)
+}
+
+// MaxConstantBytes bounds the bytes of a kernel's constant tables
+// together: CUDA's constant memory holds 64 KiB.
+const MaxConstantBytes = 64 << 10
+
+// constTables checks the kernel's constant tables: each one's elements
+// are its Values, all of its type, and they fit in constant memory
+// together.
+func (v *verifier) constTables(tables []*ir.Array) {
+	total := 0
+	for _, a := range tables {
+		if a == nil {
+			v.errorf(v.k.Pos, "kernel %s has a nil constant table", v.k.Name)
+			continue
+		}
+		switch {
+		case a.Space != ir.Constant:
+			v.errorf(a.Pos, "array %s is listed as a constant table but is in %v memory", a.Name, a.Space)
+		case a.Access != ir.Input:
+			v.errorf(a.Pos, "constant table %s is %v; constant tables are read-only (input)", a.Name, a.Access)
+		case !a.Elem.Valid():
+			v.errorf(a.Pos, "constant table %s has no valid element type (%v)", a.Name, a.Elem)
+		case a.Size <= 0:
+			v.errorf(a.Pos, "constant table %s has %d elements; it needs at least one", a.Name, a.Size)
+		case len(a.Values) != a.Size:
+			v.errorf(a.Pos, "constant table %s has %d elements but %d values", a.Name, a.Size, len(a.Values))
+		default:
+			for i, x := range a.Values {
+				if x.T != a.Elem || x.Bits&^a.Elem.Mask() != 0 {
+					v.errorf(a.Pos, "element %d of constant table %s, a table of %v, is %v of type %v", i, a.Name,
+						a.Elem, x, x.T)
+					break
+				}
+				if x.T.IsFloat() && math.IsNaN(x.Float()) {
+					v.errorf(a.Pos, "element %d of constant table %s is a NaN, which a constant initializer "+
+						"cannot spell bit for bit: keep the bits in a table of unsigned integers and convert "+
+						"them with dsl.Float32FromBits or dsl.Float64FromBits", i, a.Name)
+					break
+				}
+			}
+			total += a.Bytes()
+			if total > MaxConstantBytes {
+				v.errorf(a.Pos, "constant table %s of %d bytes makes kernel %s's constant tables %d bytes; "+
+					"constant memory holds %d", a.Name, a.Bytes(), v.k.Name, total, MaxConstantBytes)
+			}
+		}
+		v.name(a.Pos, a.Name, "constant table "+a.Name)
+		v.arrays[a] = true
 	}
 }
 

@@ -136,6 +136,10 @@ func (v *verifier) writable(a *ir.Array, pos ir.Pos, what string) bool {
 		return false
 	}
 	v.sharedUse(a, pos)
+	if a.Space == ir.Constant {
+		v.errorf(pos, "%s to constant table %s: constant tables are read-only", what, a.Name)
+		return false
+	}
 	if a.Access == ir.Input {
 		v.errorf(pos, "%s to array %s, an input of the kernel: inputs are only read", what, a.Name)
 	}
@@ -223,8 +227,10 @@ func (v *verifier) forAll(s *ir.ForAll) {
 // only while that body runs for one virtual block, warp or thread: in any
 // other body, or in a later iteration, the bytes hold what some block,
 // warp or thread left there, which depends on how the launch is spread.
+// Global arrays and constant tables belong to the whole launch.
 func (v *verifier) sharedUse(a *ir.Array, pos ir.Pos) {
 	switch a.Space {
+	case ir.Global, ir.Constant:
 	case ir.Shared:
 		v.bodyUse(a, pos, ownedBy{"shared array", "block body", ir.GridBlocks}, v.blockBody)
 		if a.PerWarp {
@@ -236,6 +242,8 @@ func (v *verifier) sharedUse(a *ir.Array, pos ir.Pos) {
 			body = v.warp.forAll
 		}
 		v.bodyUse(a, pos, ownedBy{"local array", "thread body", 0}, body)
+	default:
+		v.errorf(pos, "array %s is in unknown memory space %d", a.Name, a.Space)
 	}
 }
 

@@ -1,6 +1,10 @@
 package codegen
 
-import "github.com/obsidian-go/obsidian/ir"
+import (
+	"slices"
+
+	"github.com/obsidian-go/obsidian/ir"
+)
 
 // cloner makes a deep copy of a kernel: new arrays, variables, expressions
 // and statements, with pointer identity kept (one new node for each old one).
@@ -19,6 +23,7 @@ func deepCopy(k *ir.Kernel) *ir.Kernel {
 	}
 	n.Shared = c.arrayList(k.Shared)
 	n.Locals = c.arrayList(k.Locals)
+	n.Constants = c.arrayList(k.Constants)
 	n.Body = c.stmts(k.Body)
 	n.Blocks = c.expr(k.Blocks)
 	return &n
@@ -56,6 +61,7 @@ func (c *cloner) array(a *ir.Array) *ir.Array {
 		return n
 	}
 	n := *a
+	n.Values = slices.Clone(a.Values)
 	c.arrays[a] = &n
 	return &n
 }

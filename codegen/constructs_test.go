@@ -15,6 +15,7 @@ import (
 func constructKernels() []*ir.Kernel {
 	ks := []*ir.Kernel{forAllKernel(), loopKernel(), warpKernel(), deepKernel(300), alignedKernel()}
 	for _, t := range ir.Types {
+		ks = append(ks, tableKernel(t))
 		if t.Size() >= 4 && t != ir.Bool {
 			ks = append(ks, atomicKernel(t))
 		}

@@ -395,7 +395,10 @@ func (c *cse) changedAt(e ir.Expr) int {
 	case *ir.Var:
 		at = c.varChanged[e]
 	case *ir.Load:
-		at = max(c.arrChanged[e.Array], c.synced)
+		at = c.arrChanged[e.Array]
+		if e.Array.Space != ir.Constant { // a constant table never changes: a barrier changes nothing of it
+			at = max(at, c.synced)
+		}
 	}
 	for _, ch := range ir.Children(e) {
 		at = max(at, c.changedAt(ch))

@@ -22,8 +22,10 @@ func newNameSupply(k *ir.Kernel) *nameSupply {
 	for _, p := range k.Params {
 		taken[p.Name()] = true
 	}
-	for _, a := range append(k.Shared[:len(k.Shared):len(k.Shared)], k.Locals...) {
-		taken[a.Name] = true
+	for _, list := range [][]*ir.Array{k.Shared, k.Locals, k.Constants} {
+		for _, a := range list {
+			taken[a.Name] = true
+		}
 	}
 	ir.WalkStmts(k.Body, func(s ir.Stmt) bool {
 		for _, v := range declared(s) {

@@ -55,6 +55,9 @@ func (p *printer) kernel() {
 	for _, h := range helpers(k) {
 		p.line("%s", h)
 	}
+	for _, a := range k.Constants {
+		p.constTable(a)
+	}
 	var params []string
 	for _, prm := range k.Params {
 		if a := prm.Array; a != nil {
@@ -91,6 +94,29 @@ func (p *printer) kernel() {
 	p.body(k.Body)
 	p.depth--
 	p.line("}")
+}
+
+// tableRow is how many elements of a constant table the printer puts on
+// one line.
+const tableRow = 8
+
+// constTable prints the file-scope definition of a constant table, its
+// elements tableRow to a line.
+func (p *printer) constTable(a *ir.Array) {
+	head := fmt.Sprintf("__constant__ %s %s[%d] = {", cType(a.Elem), a.Name, a.Size)
+	elems := make([]string, len(a.Values))
+	for i, v := range a.Values {
+		elems[i] = cInitializer(v)
+	}
+	if len(elems) <= tableRow {
+		p.line("%s%s};", head, strings.Join(elems, ", "))
+		return
+	}
+	p.line("%s", head)
+	for i := 0; i < len(elems); i += tableRow {
+		p.line("  %s,", strings.Join(elems[i:min(i+tableRow, len(elems))], ", "))
+	}
+	p.line("};")
 }
 
 func (p *printer) body(body []ir.Stmt) {

@@ -86,3 +86,20 @@ func decimal(s string) string {
 	}
 	return s + ".0"
 }
+
+// cInitializer returns the exact C spelling of a constant in the
+// initializer of a file-scope array, which must be a constant expression:
+// cConst's, but an infinity as the constant __builtin_huge_val of its
+// type rather than a reinterpretation of its bits (a device function
+// call). A NaN has no such spelling of its bits: check.Verify rejects one
+// in a constant table.
+func cInitializer(v ir.Value) string {
+	if !v.T.IsFloat() || !math.IsInf(v.Float(), 0) {
+		return cConst(v)
+	}
+	inf := map[ir.Type]string{ir.Float32: "__builtin_huge_valf()", ir.Float64: "__builtin_huge_val()"}[v.T]
+	if v.Float() < 0 {
+		return "-" + inf
+	}
+	return inf
+}

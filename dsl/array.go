@@ -8,8 +8,8 @@ import (
 )
 
 // Array is an array in GPU memory: a global array parameter of the kernel,
-// a shared array of a block (or of each of its warps), or a local array of
-// each thread. It belongs to the kernel that declared it.
+// a shared array of a block (or of each of its warps), a local array of
+// each thread, or a constant table (ConstTable). It belongs to the kernel that declared it.
 // The zero Array (never declared) may not be used: a kernel that does fails
 // to build.
 type Array[T Scalar] struct {
@@ -18,7 +18,7 @@ type Array[T Scalar] struct {
 }
 
 // zeroArray is what a use of the zero Array is reported as.
-const zeroArray = "a zero Array (arrays come from Input, Output, InOut, Shared, WarpShared or Local)"
+const zeroArray = "a zero Array (arrays come from Input, Output, InOut, Shared, WarpShared, Local or ConstTable)"
 
 // IR returns the array's IR node (nil for the zero Array).
 func (a Array[T]) IR() *ir.Array { return a.a }
@@ -27,6 +27,9 @@ func (a Array[T]) IR() *ir.Array { return a.a }
 func (a Array[T]) Len() U32 {
 	if a.a == nil {
 		return invalid[uint32]("length of " + zeroArray)
+	}
+	if a.a.Space == ir.Constant { // known now, so that combinators see a constant
+		return N(uint32(a.a.Size))
 	}
 	return U32{e: &ir.Len{Array: a.a}}
 }
@@ -52,8 +55,12 @@ func (a Array[T]) StoreSame(t *Thread, i U32, v Exp[T]) { a.store(t, i, v, true)
 // reporting why it cannot.
 func (a Array[T]) open(t *Thread, op string, pos ir.Pos) *scope {
 	s := open(t, op, pos)
-	if s != nil && a.a == nil {
+	switch {
+	case s != nil && a.a == nil:
 		s.k.errorf(pos, "%s on %s", op, zeroArray)
+		return nil
+	case s != nil && a.a.Space == ir.Constant:
+		s.k.errorf(pos, "%s on constant table %s, which is read-only: read it with At", op, a.a.Name)
 		return nil
 	}
 	return s

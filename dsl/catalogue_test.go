@@ -3,6 +3,7 @@ package dsl_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -677,7 +678,73 @@ func badInputs() []badInput {
 			})
 			return built(k)
 		}, "GridThreads ForAll sizes the launch"},
+		// Constant tables.
+		{"constant table with no elements", func() error {
+			k := dsl.NewKernel("bad", 256)
+			dsl.ConstTable(k, "tab", []uint32{}) // bad: constant table with no elements
+			return copyOf(k, dsl.Input[uint32](k, "input"))
+		}, `constant table "tab" of kernel bad has no elements`},
+		{"constant table named like a parameter", func() error {
+			k := dsl.NewKernel("bad", 256)
+			in := dsl.Input[uint32](k, "input")
+			dsl.ConstTable(k, "input", []uint32{1}) // bad: constant table named like a parameter
+			return copyOf(k, in)
+		}, `constant table "input" of kernel bad is named like a parameter`},
+		{"constant table named like the kernel", func() error {
+			k := dsl.NewKernel("bad", 256)
+			dsl.ConstTable(k, "bad", []uint32{1}) // bad: constant table named like the kernel
+			return copyOf(k, dsl.Input[uint32](k, "input"))
+		}, `constant table "bad" of kernel bad is named like the kernel`},
+		{"constant table named like a CUDA built-in", func() error {
+			k := dsl.NewKernel("bad", 256)
+			dsl.ConstTable(k, "threadIdx", []uint32{1}) // bad: constant table named like a CUDA built-in
+			return copyOf(k, dsl.Input[uint32](k, "input"))
+		}, `constant table "threadIdx" of kernel bad: `},
+		{"constant tables past constant memory", func() error {
+			k := dsl.NewKernel("bad", 256)
+			dsl.ConstTable(k, "big1", make([]uint32, 8<<10))
+			dsl.ConstTable(k, "big2", make([]float32, 8<<10))
+			dsl.ConstTable(k, "more", []uint8{1}) // bad: constant tables past constant memory
+			return copyOf(k, dsl.Input[uint32](k, "input"))
+		}, "make the kernel's tables 65537 bytes; constant memory holds 65536"},
+		{"NaN in a constant table", func() error {
+			k := dsl.NewKernel("bad", 256)
+			tab := dsl.ConstTable(k, "tab", []float32{1, float32(math.NaN())}) // bad: NaN in a constant table
+			out := dsl.Output[float32](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				g.ForAll(out.Len(), func(t *dsl.Thread, i dsl.U32) { out.Store(t, i, tab.At(i.And(dsl.N(1)))) })
+			})
+			return built(k)
+		}, "element 1 of constant table tab is a NaN"},
+		{"store to a constant table", func() error {
+			k := dsl.NewKernel("bad", 256)
+			tab := dsl.ConstTable(k, "tab", []uint32{1, 2})
+			return built(gridThreadsOf(k, func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32]) {
+				tab.Store(t, i, i) // bad: store to a constant table
+			}))
+		}, "Store on constant table tab, which is read-only"},
+		{"atomic on a constant table", func() error {
+			k := dsl.NewKernel("bad", 256)
+			tab := dsl.ConstTable(k, "tab", []uint32{1, 2})
+			return built(gridThreadsOf(k, func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32]) {
+				out.Store(t, i, tab.Fetch(t, dsl.AtomicAdd, i, i)) // bad: atomic on a constant table
+			}))
+		}, "AtomicAdd on constant table tab, which is read-only"},
+		{"constant table of a nil kernel", func() error {
+			return built(gridThreads("nilKernel", func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32]) {
+				dsl.ConstTable(nilKernel, "tab", []uint32{1}) // bad: constant table of a nil kernel
+			}))
+		}, "constant table tab declared on a nil *Kernel"},
 	}
+}
+
+// gridThreadsOf is gridThreads for the kernel k, already begun.
+func gridThreadsOf(k *dsl.Kernel, body func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32])) *dsl.Kernel {
+	out := dsl.Output[uint32](k, "output")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAll(out.Len(), func(t *dsl.Thread, i dsl.U32) { body(t, i, out) })
+	})
+	return k
 }
 
 // TestBadInputCatalogue builds every wrong program of badInputs, each under

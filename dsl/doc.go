@@ -24,7 +24,9 @@
 //
 // Memory a kernel allocates belongs to a level: Shared arrays to a block,
 // WarpShared arrays to each warp (every warp its own region), Local arrays
-// to each thread.
+// to each thread. A ConstTable is a table of constants given as Go data,
+// read-only, held in CUDA's constant memory (a lookup table, a
+// permutation), which belongs to the whole kernel and is no parameter.
 //
 // The level structure follows Obsidian: barriers (Block.Sync, Warp.Sync)
 // exist only at Block and Warp level, whose control flow must be the same for

@@ -78,6 +78,14 @@ func TestEvaluatorCatchesWrongPrograms(t *testing.T) {
 				loc.Store(t, in.At(i).Rem(dsl.N(8)), i) // bad: index past a thread's local array
 			})
 		}, 1024, 4, "out of bounds (length 4)"},
+		{"index past a constant table", func() *dsl.Kernel {
+			return copyKernel(func(k *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+				tab := dsl.ConstTable(k, "tab", []uint32{10, 20, 30})
+				b.ForAll(dsl.N(256), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, tab.At(in.At(i).Rem(dsl.N(8)))) // bad: index past a constant table
+				})
+			})
+		}, 1024, 4, "tab[7] out of bounds (length 3)"},
 		{"atomic mixed with a plain write", func() *dsl.Kernel {
 			k := dsl.NewKernel("mixed", 256)
 			in := dsl.Input[uint32](k, "input")

@@ -169,38 +169,40 @@ func invalid[T Scalar](msg string) Exp[T] {
 func Invalid[T Scalar](msg string) Exp[T] { return invalid[T](msg) }
 
 // Lit returns the constant v.
-func Lit[T Scalar](v T) Exp[T] {
+func Lit[T Scalar](v T) Exp[T] { return Exp[T]{e: &ir.Const{Value: valueOf(v)}} }
+
+// valueOf returns v as an IR value of its type.
+func valueOf[T Scalar](v T) ir.Value {
 	t := TypeOf[T]()
-	var val ir.Value
 	switch v := any(v).(type) {
 	case bool:
-		val = ir.BoolValue(v)
+		return ir.BoolValue(v)
 	case int32:
-		val = ir.IntValue(t, int64(v))
+		return ir.IntValue(t, int64(v))
 	case uint32:
-		val = ir.UintValue(t, uint64(v))
+		return ir.UintValue(t, uint64(v))
 	case int64:
-		val = ir.IntValue(t, v)
+		return ir.IntValue(t, v)
 	case uint64:
-		val = ir.UintValue(t, v)
+		return ir.UintValue(t, v)
 	case float32:
-		val = ir.FloatValue(t, float64(v))
+		return ir.FloatValue(t, float64(v))
 	case float64:
-		val = ir.FloatValue(t, v)
+		return ir.FloatValue(t, v)
 	case int8:
-		val = ir.IntValue(t, int64(v))
+		return ir.IntValue(t, int64(v))
 	case uint8:
-		val = ir.UintValue(t, uint64(v))
+		return ir.UintValue(t, uint64(v))
 	case int16:
-		val = ir.IntValue(t, int64(v))
+		return ir.IntValue(t, int64(v))
 	case uint16:
-		val = ir.UintValue(t, uint64(v))
+		return ir.UintValue(t, uint64(v))
 	case half.Float16:
-		val = ir.Value{T: t, Bits: uint64(v)}
+		return ir.Value{T: t, Bits: uint64(v)}
 	case half.BFloat16:
-		val = ir.Value{T: t, Bits: uint64(v)}
+		return ir.Value{T: t, Bits: uint64(v)}
 	}
-	return Exp[T]{e: &ir.Const{Value: val}}
+	return ir.Value{T: t} // Scalar admits no other type
 }
 
 // N returns the uint32 constant v: the type of sizes and indices.

@@ -49,7 +49,7 @@ func (h *hostExpr) expr(e ir.Expr) (*jen.Statement, error) {
 		if name, ok := h.arrays[e.Array]; ok {
 			return jen.Qual(launchPath, "Len").Call(jen.Id(name)), nil
 		}
-		if e.Array.Space == ir.Shared {
+		if e.Array.FixedLen() {
 			return literal(ir.UintValue(ir.Uint32, uint64(e.Array.Size))), nil
 		}
 		return nil, fmt.Errorf("%w: length of %s", errNotHost, e.Array.Name)

@@ -10,15 +10,23 @@ const (
 	// Local is memory of one thread (registers, or CUDA's local memory):
 	// each thread has its own Size elements.
 	Local
+	// Constant is a table of constants given when the kernel is built (its
+	// Values), read-only, held in CUDA's constant memory: printed as a
+	// __constant__ array of the kernel's module, not passed at launch.
+	Constant
 )
 
-// spaceNames are the names of the memory spaces.
-var spaceNames = map[Space]string{Global: "global", Shared: "shared", Local: "local"}
+// Spaces lists the memory spaces, in order: code that depends on an
+// array's space is tested over all of them.
+var Spaces = []Space{Global, Shared, Local, Constant}
 
-// String returns the memory space's name.
+// spaceNames names each space, for reports.
+var spaceNames = map[Space]string{Global: "global", Shared: "shared", Local: "local", Constant: "constant"}
+
+// String returns the space's name ("global", "constant", ...).
 func (s Space) String() string {
-	if name, ok := spaceNames[s]; ok {
-		return name
+	if n, ok := spaceNames[s]; ok {
+		return n
 	}
 	return "space?"
 }
@@ -48,8 +56,9 @@ func (a Access) String() string {
 
 // Array is a global array (a kernel parameter, with its length passed as a
 // parameter too), a shared array (Size elements, placed at Offset bytes in
-// the block's shared memory by codegen's layout pass) or a local array
-// (Size elements of each thread). Arrays are identified by pointer; Name is
+// the block's shared memory by codegen's layout pass), a local array
+// (Size elements of each thread) or a constant table (Size elements, its
+// Values, with Access Input). Arrays are identified by pointer; Name is
 // unique in a kernel.
 type Array struct {
 	Name   string
@@ -70,7 +79,10 @@ type Array struct {
 	// read and write MaxAlign/Elem.Size() consecutive elements at once. 0
 	// promises only the element's own alignment.
 	Align int
-	Pos   Pos // where the array was declared or allocated
+	// Values holds a constant table's elements, Size of them, each of type
+	// Elem; nil for the other spaces.
+	Values []Value
+	Pos    Pos // where the array was declared or allocated
 }
 
 // MaxAlign is the largest alignment a global array parameter may declare:
@@ -91,8 +103,9 @@ func (a *Array) Copies(threads int) int {
 }
 
 // FixedLen reports whether a's length is its Size, known when the kernel is
-// built (shared and local arrays), rather than a parameter of the launch.
-func (a *Array) FixedLen() bool { return a.Space == Shared || a.Space == Local }
+// built (shared and local arrays, constant tables), rather than a
+// parameter of the launch.
+func (a *Array) FixedLen() bool { return a.Space == Shared || a.Space == Local || a.Space == Constant }
 
 // Param is a kernel parameter: an array (passed with its length) or a
 // scalar. Exactly one of Array and Scalar is set.
@@ -117,7 +130,10 @@ type Kernel struct {
 	Params  []Param
 	Shared  []*Array
 	Locals  []*Array // the local arrays, each thread's own
-	Body    []Stmt
+	// Constants holds the constant tables, in the order they were
+	// declared.
+	Constants []*Array
+	Body      []Stmt
 	// Blocks is the number of blocks a launch needs to cover the kernel's
 	// work, as an expression over parameters (scalars and array lengths) and
 	// constants. A launch may use fewer: every Grid-level ForAll loops.

@@ -3,8 +3,9 @@
 // thesis, 2008), written in the DSL with the thesis' combinators from
 // package arrays: odd-even transposition sort (of a constant length, and
 // length-parametric), the bubble-sort network, Batcher's bitonic sort and
-// iterative vsort (with its permutations computed, looked up in tables
-// with TblLook, or parametric in the length).
+// iterative vsort (with its permutations computed, looked up with TblLook
+// in tables held in constant memory as the thesis' executeTab holds them,
+// or parametric in the length).
 //
 // Each sorter is a block-level program on a Pull array, generic over the
 // key type, reading as its Haskell does:

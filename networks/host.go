@@ -14,11 +14,10 @@ var ErrLengthMismatch = errors.New("networks: out and in have different lengths"
 // Sorter is a sorting network's kernel for one batch length, loaded on a
 // device: what a benchmark times, with the compilation done once.
 type Sorter struct {
-	dev    runtime.Device
-	fn     runtime.Function
-	alg    Algorithm
-	batch  int
-	tables []*runtime.Buffer[uint32] // the kernel's table arguments
+	dev   runtime.Device
+	fn    runtime.Function
+	alg   Algorithm
+	batch int
 }
 
 // New builds the kernel of alg for batches of batch keys (see Kernel) and
@@ -39,29 +38,13 @@ func New(dev runtime.Device, alg Algorithm, batch int) (*Sorter, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sorter{dev: dev, fn: fn, alg: alg, batch: batch}
-	if a := algorithms[alg]; a.tables != nil {
-		for _, t := range a.tables(int(a.capacity(uint32(batch)))) {
-			buf, err := runtime.FromSlice(dev, t)
-			if err != nil {
-				s.Close()
-				return nil, err
-			}
-			s.tables = append(s.tables, buf)
-		}
-	}
-	return s, nil
+	return &Sorter{dev: dev, fn: fn, alg: alg, batch: batch}, nil
 }
 
-// Close frees the device memory the sorter holds (its tables).
-func (s *Sorter) Close() error {
-	var errs []error
-	for _, t := range s.tables {
-		errs = append(errs, t.Free())
-	}
-	s.tables = nil
-	return errors.Join(errs...)
-}
+// Close releases the sorter: it holds no device memory (the tables of
+// VSortTables are constant tables of its kernel's module, loaded with
+// it), so Close frees nothing and returns nil.
+func (s *Sorter) Close() error { return nil }
 
 // Sort sorts every batch of s's batch length of in into out (a last
 // shorter batch too); out and in must be of one length and on s's device,
@@ -78,9 +61,6 @@ func (s *Sorter) Sort(out, in *runtime.Buffer[uint32]) error {
 		return nil
 	}
 	args := []any{in, out}
-	for _, t := range s.tables {
-		args = append(args, t)
-	}
 	if algorithms[s.alg].param {
 		args = append(args, uint32(s.batch))
 	}

@@ -27,8 +27,9 @@ const (
 	Bitonic
 	// VSort is VSortIt, batches padded to a power of two.
 	VSort
-	// VSortTables is VSortItTab, its riffle and tau tables passed to the
-	// kernel as input arrays "riffleTable" and "tauTable".
+	// VSortTables is VSortItTab, its riffle and tau tables held in
+	// constant memory as the kernel's constant tables "riffleTable" and
+	// "tauTable" (the thesis' executeTab).
 	VSortTables
 	// VSortParametric is VSortParam, batches padded to a power of two.
 	VSortParametric
@@ -42,13 +43,13 @@ type algorithm struct {
 	// param: the batch length is a kernel parameter.
 	param bool
 	sort  func(b *dsl.Block, a Pull[uint32]) Pull[uint32]
-	// tables, when set, makes the tables the kernel takes for a capacity,
-	// and sortTab sorts with them.
+	// tables, when set, makes the constant tables the kernel holds for a
+	// capacity, and sortTab sorts with them.
 	tables  func(capacity int) [][]uint32
 	sortTab func(b *dsl.Block, tables []Pull[uint32], a Pull[uint32]) Pull[uint32]
 }
 
-// tableNames are the names of the kernel parameters that pass the tables.
+// tableNames are the names of the kernel's constant tables.
 var tableNames = []string{"riffleTable", "tauTable"}
 
 // vsortTables returns VSortItTab's tables for a capacity.
@@ -145,8 +146,8 @@ func Kernel(alg Algorithm, batch int) (*dsl.Kernel, error) {
 	sort := a.sort
 	if a.tables != nil {
 		var tables []Pull[uint32]
-		for _, name := range tableNames[:len(a.tables(int(cap)))] {
-			tables = append(tables, arrays.FromArray(dsl.Input[uint32](k, name)))
+		for i, values := range a.tables(int(cap)) {
+			tables = append(tables, arrays.FromArray(dsl.ConstTable(k, tableNames[i], values)))
 		}
 		sort = func(b *dsl.Block, x Pull[uint32]) Pull[uint32] { return a.sortTab(b, tables, x) }
 	}

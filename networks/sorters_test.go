@@ -3,12 +3,15 @@ package networks_test
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/networks"
 	"github.com/obsidian-go/obsidian/runtime"
@@ -158,4 +161,42 @@ func TestTablesArePermutations(t *testing.T) {
 			t.Errorf("RiffleTable(%d) = %v, want %v", n, got, riffle)
 		}
 	}
+}
+
+// TestVSortTablesInConstantMemory checks that the VSortTables kernel
+// holds its riffle and tau tables as constant tables, printed with their
+// elements, and takes only its input and output.
+func TestVSortTablesInConstantMemory(t *testing.T) {
+	k, err := networks.Kernel(networks.VSortTables, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kern, err := k.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kern.Params) != 2 || len(kern.Constants) != 2 {
+		t.Fatalf("the kernel has %d parameters and %d constant tables, want 2 and 2", len(kern.Params), len(kern.Constants))
+	}
+	src, _, err := codegen.CUDA(kern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"__constant__ unsigned int riffleTable[8] = {0u, 4u, 1u, 5u, 2u, 6u, 3u, 7u};",
+		"__constant__ unsigned int tauTable[8] = {" + strings.Join(uintsC(networks.TauTable(8)), ", ") + "};",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the CUDA lacks %q:\n%s", want, src)
+		}
+	}
+}
+
+// uintsC spells xs as CUDA's unsigned int constants.
+func uintsC(xs []uint32) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.FormatUint(uint64(x), 10) + "u"
+	}
+	return out
 }

@@ -66,8 +66,11 @@ func VSortIt[T dsl.Number](b *dsl.Block, a Pull[T]) Pull[T] {
 //	vmergeItTab n = tblLook tautab ->- sync ->- shexT cmpSwap n
 //	vsortItTab n = rep n (vmergeItTab n)
 //
-// riffleTab and tauTab are RiffleTable(len) and TauTable(len), read from
-// wherever the kernel holds them (the thesis' executeTab passes them in).
+// riffleTab and tauTab are RiffleTable(len) and TauTable(len), best held
+// in constant memory as the kernel's constant tables, as the thesis'
+// executeTab holds them (Kernel's VSortTables does: TblLook then reads
+// arrays.FromArray(dsl.ConstTable(k, "riffleTable", RiffleTable(n)))); any
+// other Pull array of the same elements works too.
 func VSortItTab[T dsl.Number](b *dsl.Block, riffleTab, tauTab Pull[uint32], a Pull[T]) Pull[T] {
 	m, ok := log2(a)
 	if !ok {

@@ -43,13 +43,27 @@ func Expr(e ir.Expr) ir.Expr {
 		}
 		return &ir.Convert{To: e.To, X: x}
 	case *ir.Load:
-		return &ir.Load{Array: e.Array, Index: Expr(e.Index), Pos: e.Pos}
+		index := Expr(e.Index)
+		if v, ok := tableElement(e.Array, index); ok {
+			return constant(v)
+		}
+		return &ir.Load{Array: e.Array, Index: index, Pos: e.Pos}
 	case *ir.Len:
 		if e.Array != nil && e.Array.FixedLen() {
 			return constant(ir.UintValue(ir.Uint32, uint64(e.Array.Size)))
 		}
 	}
 	return e
+}
+
+// tableElement returns the element of a constant table a at index, when
+// index is a constant within the table.
+func tableElement(a *ir.Array, index ir.Expr) (ir.Value, bool) {
+	k, ok := index.(*ir.Const)
+	if !ok || a == nil || a.Space != ir.Constant || k.Value.Uint() >= uint64(len(a.Values)) {
+		return ir.Value{}, false
+	}
+	return a.Values[k.Value.Uint()], true
 }
 
 // Constant returns the value of e when it simplifies to a constant (with

@@ -5,13 +5,19 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/networks"
 )
 
 // blockKernel returns a kernel that applies f to every n-element chunk of
 // in (a partial last chunk padded with pad) in a block of n threads, writing
 // the results to out.
 func blockKernel(name string, n uint32, pad dsl.U32, f func(b *dsl.Block, a arrays.Pull[uint32]) arrays.Pull[uint32]) *dsl.Kernel {
-	k := dsl.NewKernel(name, int(n))
+	return blockBody(dsl.NewKernel(name, int(n)), n, pad, f)
+}
+
+// blockBody gives k, a kernel of n threads per block, blockKernel's
+// parameters and body.
+func blockBody(k *dsl.Kernel, n uint32, pad dsl.U32, f func(b *dsl.Block, a arrays.Pull[uint32]) arrays.Pull[uint32]) *dsl.Kernel {
 	in := dsl.Input[uint32](k, "input")
 	out := dsl.Output[uint32](k, "output")
 	k.Body(func(g *dsl.Grid) {
@@ -37,6 +43,18 @@ func Rev(n uint32) *dsl.Kernel {
 func TwoRev(n uint32) *dsl.Kernel {
 	return blockKernel(fmt.Sprintf("tworev%d", n), n, dsl.N(0), func(b *dsl.Block, a arrays.Pull[uint32]) arrays.Pull[uint32] {
 		return arrays.Compute(b, arrays.Two(arrays.Reverse[uint32], arrays.Compute(b, a)))
+	})
+}
+
+// RiffleTab is the thesis' `tblLook rifftab ->- sync`, the first step of
+// each round of its shexT: every n-element chunk riffled (its halves
+// interleaved) by a table of indices that the kernel holds in constant
+// memory, as the thesis' executeTab holds its tables.
+func RiffleTab(n uint32) *dsl.Kernel {
+	k := dsl.NewKernel(fmt.Sprintf("riffleTab%d", n), int(n))
+	rifftab := arrays.FromArray(dsl.ConstTable(k, "rifftab", networks.RiffleTable(int(n))))
+	return blockBody(k, n, dsl.N(0), func(b *dsl.Block, a arrays.Pull[uint32]) arrays.Pull[uint32] {
+		return arrays.Compute(b, arrays.TblLook(rifftab, a))
 	})
 }
 

@@ -35,6 +35,7 @@ func Entries() []Entry {
 		{"reconstructOnce", "writes each value that occurs, a conditional per value (occurrence sort)", kernels.ReconstructOnceKernel, nil},
 		{"rev256", "reverses 256-element chunks through shared memory (thesis: rev ->- sync)", func() *dsl.Kernel { return thesis.Rev(256) }, chunked(thesis.Rev)},
 		{"tworev256", "reverses each half of 256-element chunks (thesis: two rev ->- sync)", func() *dsl.Kernel { return thesis.TwoRev(256) }, chunked(thesis.TwoRev)},
+		{"riffleTab256", "riffles 256-element chunks through a table in constant memory (thesis: tblLook rifftab ->- sync)", func() *dsl.Kernel { return thesis.RiffleTab(256) }, chunked(thesis.RiffleTab)},
 		{"oddEvenSort64", "sorts 64-element chunks by odd-even transposition in one block (thesis)", func() *dsl.Kernel { return thesis.OddEvenSort(64) }, chunked(thesis.OddEvenSort)},
 	}
 	sort.Slice(es, func(i, j int) bool { return es[i].Name < es[j].Name })

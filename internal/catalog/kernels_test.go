@@ -142,6 +142,16 @@ var setups = map[string]func(r *rand.Rand, n int) setup{
 				slices.Reverse(p[128:])
 			})}}
 	},
+	"riffleTab256": func(r *rand.Rand, n int) setup {
+		in := randomKeys(r, n, 1<<31)
+		return setup{map[string]any{"input": in, "output": make([]uint32, n)},
+			map[string][]uint32{"output": chunked(in, 256, 0, func(p []uint32) {
+				halves := slices.Clone(p)
+				for i := range p {
+					p[i] = halves[i/2+i%2*128]
+				}
+			})}}
+	},
 	"oddEvenSort64": func(r *rand.Rand, n int) setup {
 		in := randomKeys(r, n, 1000)
 		return setup{map[string]any{"input": in, "output": make([]uint32, n)},

@@ -99,6 +99,14 @@ func newCompiler(k *ir.Kernel, md mode) *compiler {
 		}
 		c.addMemory(a)
 	}
+	for _, a := range k.Constants {
+		if a == nil || a.Space != ir.Constant || len(a.Values) != a.Size {
+			c.errorf(k.Pos, "kernel %s lists a constant table that is nil, not in constant memory or not of its "+
+				"size", k.Name)
+			continue
+		}
+		c.addMemory(a)
+	}
 	if len(c.prog.arrays) > maxArrays {
 		c.errorf(k.Pos, "kernel %s has %d arrays; the evaluator takes at most %d", k.Name, len(c.prog.arrays), maxArrays)
 	}

@@ -124,8 +124,10 @@ func (m *machine) bind(args []Arg) error {
 			globals = append(globals, m.mems[i])
 			continue
 		case arr.Size < 0 || !arr.Elem.Valid():
-			return ir.Errorf(arr.Pos, "%s array %s of %d elements of %v", spaceName[arr.Space], arr.Name, arr.Size,
-				arr.Elem)
+			return ir.Errorf(arr.Pos, "%v array %s of %d elements of %v", arr.Space, arr.Name, arr.Size, arr.Elem)
+		case arr.Space == ir.Constant:
+			m.mems[i] = tableMemory(arr, i)
+			continue
 		case arr.Space == ir.Local && arr.Size > maxLocalBytes/arr.Elem.Size()/m.threads:
 			return ir.Errorf(arr.Pos, "local array %s of %d elements of %v: the evaluator allows %d bytes of "+
 				"local memory for a block's threads", arr.Name, arr.Size, arr.Elem, maxLocalBytes)

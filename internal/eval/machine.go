@@ -49,7 +49,7 @@ type memory struct {
 	data   []byte
 	n      int     // elements (of each copy, for a per-warp or per-thread array)
 	per    perKind // whose copy of data an access reaches
-	region *region // nil for a local array, which no other thread sees
+	region *region // nil for a local array, which no other thread sees, and a constant table, never written
 	cell   int     // the region's cell of element 0
 	cells  int     // cells per element
 }

@@ -47,8 +47,20 @@ const maxSharedBytes = 64 << 20
 // maxSharedBytes does shared memory.
 const maxLocalBytes = 64 << 20
 
-// spaceName names the memory spaces in reports.
-var spaceName = map[ir.Space]string{ir.Global: "global", ir.Shared: "shared", ir.Local: "local"}
+// Constant tables. A constant table's memory holds its values, which no
+// statement writes (the compiler rejects one that would): it has no region
+// and nothing to race with, and the workers of a launch share it.
+//
+// tableMemory returns the memory of constant table a of slot, holding
+// its values.
+func tableMemory(a *ir.Array, slot int) *memory {
+	mem := &memory{array: a, slot: int16(slot), elem: a.Elem.Size(), n: a.Size}
+	mem.data = make([]byte, a.Size*mem.elem)
+	for i, v := range a.Values {
+		storeBits(mem.data, mem.elem, i, v.Bits)
+	}
+	return mem
+}
 
 // Local memory. A local array has a copy per thread of the block, one
 // after another in its memory's data, and no region: no other thread sees

@@ -163,7 +163,7 @@ func (m *machine) worker() *machine {
 	w.mems = slices.Clone(m.mems)
 	var shared []*memory
 	for i, a := range m.prog.arrays {
-		if a.FixedLen() {
+		if a.Space == ir.Shared || a.Space == ir.Local {
 			w.mems[i] = w.allocated(a, i)
 			if a.Space == ir.Shared {
 				shared = append(shared, w.mems[i])

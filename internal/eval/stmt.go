@@ -150,8 +150,8 @@ func (c *compiler) writable(a *ir.Array, sc *scope) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	if a.Space == ir.Global && a.Access == ir.Input {
-		c.errorf(sc.pos, "write to input array %s", a.Name)
+	if a.Access == ir.Input {
+		c.errorf(sc.pos, "write to %v array %s, which is read-only", a.Space, a.Name)
 		return 0, false
 	}
 	c.prog.written[mi] = true
