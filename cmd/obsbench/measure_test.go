@@ -18,10 +18,26 @@ import (
 // method of ours sorts (U64).
 var cpuDistributions = []string{"T4", "T7", "equal", "few16", "sorted", "reverse", "unique", "U64"}
 
-// cpuRows64 is how many rows of ours the CPU tests measure for one n:
-// every method on the six distributions the counting sorts take, and the
-// scan on few16.
-var cpuRows64 = 6*len(ourMethods) + 1
+// cpuRows64 is how many rows of ours the CPU tests measure for n = 64:
+// every method that takes each of the cpuDistributions.
+var cpuRows64 = func() int {
+	rows := 0
+	for _, name := range cpuDistributions {
+		d, err := distributionNamed(name)
+		if err != nil {
+			panic(err)
+		}
+		switch d := d.(type) {
+		case *dist[uint32]:
+			rows += len(methodsTaking(d, 64))
+		case *dist[uint64]:
+			rows += len(methodsTaking(d, 64))
+		case *dist[float32]:
+			rows += len(methodsTaking(d, 64))
+		}
+	}
+	return rows
+}()
 
 // cpuOptions measures the cpuDistributions on the CPU evaluator.
 func cpuOptions(dir string) options {
@@ -71,7 +87,9 @@ func TestMeasureOnTheCPU(t *testing.T) {
 		if r.runs != minRuns || r.minMS > r.medianMS || r.medianMS > r.maxMS || r.maxMS <= 0 {
 			t.Errorf("implausible timing %+v", r)
 		}
-		if r.dist == "U64" || r.dist == "few16" && r.method != obsScan {
+		counting := strings.HasPrefix(r.method, "obs_counting") || strings.HasPrefix(r.method, "obs_occurrence") ||
+			strings.HasPrefix(r.method, "obs_hp") || r.method == obsCountPairs
+		if (r.dist == "U64" || r.dist == "few16") && counting {
 			t.Errorf("row %+v: that method does not take those keys", r)
 		}
 	}
@@ -89,7 +107,7 @@ func TestMeasureOnTheCPU(t *testing.T) {
 	if !strings.Contains(stdout.String(), "obs_counting / cub_radix_bits") {
 		t.Errorf("ratio grid:\n%s", stdout.String())
 	}
-	if !strings.Contains(stderr.String(), "n=64 dist=unique: obs_counting") || strings.Contains(stderr.String(), "dist=U64") {
+	if !strings.Contains(stderr.String(), "n=64 dist=unique: obs_counting") || !strings.Contains(stderr.String(), "dist=U64: obs_radix_full") {
 		t.Errorf("progress lines:\n%s", stderr.String())
 	}
 }
@@ -228,11 +246,12 @@ func TestWrongResultIsAnError(t *testing.T) {
 }
 
 // TestMethodFiltering checks which of ourMethods each distribution gets:
-// the counting sorts only uint32 keys of a range they can hold, the scan
-// every uint32 distribution, and nothing the float and uint64 keys.
+// the counting sorts only uint32 keys of a range they can hold, the scan,
+// the radix sorts and the picked sort every uint32 distribution, and the
+// float and uint64 keys their radix sorts.
 func TestMethodFiltering(t *testing.T) {
 	all := methodNames(ourMethods)
-	scanOnly := []string{obsScan}
+	wide := []string{obsScan, obsSort, obsRadixFull, obsPairsFull, obsPairsBits, obsNotesRadix}
 	for _, tc := range []struct {
 		dist string
 		n    int
@@ -240,14 +259,14 @@ func TestMethodFiltering(t *testing.T) {
 	}{
 		{"T4", 1 << 10, all},
 		{"T24", 1 << 27, all},
-		{"T32", 1 << 10, scanOnly},
-		{"skewed", 1 << 10, scanOnly},
-		{"few16", 1 << 10, scanOnly},
+		{"T32", 1 << 10, wide},
+		{"skewed", 1 << 10, wide},
+		{"few16", 1 << 10, wide},
 		{"equal", 1 << 10, all},
 		{"sorted", 1 << 30, all},
 		{"unique", 1_000_003, all},
-		{"U64", 1 << 10, nil},
-		{"F32", 1 << 10, nil},
+		{"U64", 1 << 10, []string{obsRadixFull, obsPairsFull}},
+		{"F32", 1 << 10, []string{obsRadixFull}},
 	} {
 		var got []string
 		switch d := distNamed(t, tc.dist).(type) {

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"reflect"
+	"slices"
 
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/runtime"
@@ -76,7 +77,7 @@ func rangeOf(c *call[uint32]) (lo, hi uint32) {
 // ourMethods are the library's methods the benchmark times. A new sort is
 // one entry: its name, its rival, which keys it takes, how to run it
 // (opening what it needs with use) and how its result is checked.
-var ourMethods = []method{
+var ourMethods = append([]method{
 	&sortMethod[uint32]{
 		name:    obsCounting,
 		against: cubRadixBits,
@@ -145,6 +146,102 @@ var ourMethods = []method{
 		},
 		check: checkScan,
 	},
+}, moreMethods...)
+
+// radixMethod returns the radix sort of keys of K over all their bits, of
+// pairs with uint32 values when pairs is set, compared with CUB's sort of
+// the same.
+func radixMethod[K key](pairs bool) *sortMethod[K] {
+	m := &sortMethod[K]{name: obsRadixFull, against: cubRadixFull, check: checkSorted[K], values: pairs}
+	m.run = func(b *bench, c *call[K]) (int, error) {
+		s, err := use(b, openSorter)
+		if err != nil {
+			return 0, err
+		}
+		return c.keys.Len(), sorts.RadixSort(s, c.out, c.keys)
+	}
+	if pairs {
+		m.name, m.against, m.check = obsPairsFull, cubPairsFull, checkPairs[K]
+		m.run = func(b *bench, c *call[K]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			return c.keys.Len(), sorts.SortPairs(s, c.out, c.valuesOut, c.keys, c.values)
+		}
+	}
+	return m
+}
+
+// rangeMethod returns a method on uint32 keys told the keys' range, run by
+// sort on the Sorter, compared with CUB's radix sort told the range's bits.
+func rangeMethod(name string, accepts func(span) bool, sort func(s *sorts.Sorter, c *call[uint32]) error) *sortMethod[uint32] {
+	return &sortMethod[uint32]{
+		name:    name,
+		against: cubRadixBits,
+		accepts: accepts,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			return c.keys.Len(), sort(s, c)
+		},
+		check: checkSorted[uint32],
+	}
+}
+
+// anySpan accepts the keys of every distribution that has a span.
+func anySpan(span) bool { return true }
+
+// moreMethods are the sorts beyond the paper's: the cost model's pick, the
+// radix sort of every key type and of pairs, and the other papers' sorts.
+var moreMethods = []method{
+	rangeMethod(obsSort, anySpan, func(s *sorts.Sorter, c *call[uint32]) error {
+		return s.SortKeys(c.out, c.keys, uint32(c.span.lo), uint32(c.span.max))
+	}),
+	radixMethod[uint32](false), radixMethod[uint64](false), radixMethod[float32](false),
+	radixMethod[uint32](true), radixMethod[uint64](true),
+	&sortMethod[uint32]{
+		name:    obsPairsBits,
+		against: cubPairsBits,
+		accepts: anySpan,
+		values:  true,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			return c.keys.Len(), sorts.SortPairs(s, c.out, c.valuesOut, c.keys, c.values, sorts.Bits(0, c.span.bits()))
+		},
+		check: checkPairs[uint32],
+	},
+	rangeMethod(obsHP, countingRange, func(s *sorts.Sorter, c *call[uint32]) error {
+		lo, hi := rangeOf(c)
+		return s.HPSort(c.out, c.keys, lo, hi)
+	}),
+	rangeMethod(obsHPFew, countingRange, func(s *sorts.Sorter, c *call[uint32]) error {
+		lo, hi := rangeOf(c)
+		return s.HPSortFew(c.out, c.keys, lo, hi)
+	}),
+	rangeMethod(obsNotesRadix, anySpan, func(s *sorts.Sorter, c *call[uint32]) error {
+		return s.NotesRadixSort(c.out, c.keys, 4)
+	}),
+	&sortMethod[uint32]{
+		name:    obsCountPairs,
+		against: cubPairsBits,
+		accepts: countingRange,
+		values:  true,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			lo, hi := rangeOf(c)
+			return c.keys.Len(), s.CountSortPairs(c.out, c.valuesOut, c.keys, c.values, lo, hi)
+		},
+		check: checkUnstablePairs,
+	},
 }
 
 // openSorter opens the sorts' Sorter, the fast pipeline.
@@ -172,11 +269,14 @@ func use[T io.Closer](b *bench, open func(runtime.Device) (T, error)) (T, error)
 	return v, nil
 }
 
-// methodNames returns the names of methods, in their order.
+// methodNames returns the names of methods, in their order, each once
+// (a method of several key types has an entry per type).
 func methodNames(methods []method) []string {
 	var names []string
 	for _, m := range methods {
-		names = append(names, m.label())
+		if !slices.Contains(names, m.label()) {
+			names = append(names, m.label())
+		}
 	}
 	return names
 }

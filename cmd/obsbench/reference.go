@@ -156,3 +156,27 @@ func merge[K cmp.Ordered](dst, a, b []K) {
 		}
 	}
 }
+
+// checkUnstablePairs checks an unstable sort of pairs whose values are
+// the keys' indices: out holds the keys sorted and valuesOut each index
+// once, next to its own key.
+func checkUnstablePairs(c *call[uint32], count int, ref *reference[uint32]) error {
+	if err := compare(c.out, count, ref.sorted); err != nil {
+		return fmt.Errorf("keys: %w", err)
+	}
+	got, err := c.valuesOut.View(0, count).ToSlice()
+	if err != nil {
+		return err
+	}
+	seen := make([]bool, len(ref.keys))
+	for i, v := range got {
+		if int64(v) >= int64(len(ref.keys)) || seen[v] {
+			return fmt.Errorf("value %d at %d: not an index, or one seen before", v, i)
+		}
+		seen[v] = true
+		if ref.keys[v] != ref.sorted[i] {
+			return fmt.Errorf("value %d at %d: its key is %d, the key there %d", v, i, ref.keys[v], ref.sorted[i])
+		}
+	}
+	return nil
+}

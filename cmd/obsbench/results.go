@@ -24,6 +24,21 @@ const (
 	obsOccurrencePaper = "obs_occurrence_paper"
 	// The exclusive scan of the keys (uint32 sums).
 	obsScan = "obs_scan"
+	// Sorter.SortKeys told the range [lo, max]: the sort the cost model
+	// picks (uint32 keys).
+	obsSort = "obs_sort"
+	// The radix sort over every bit of the key type, of keys and of pairs
+	// with uint32 values.
+	obsRadixFull = "obs_radix_full"
+	obsPairsFull = "obs_pairs_full"
+	// The radix sort told the range's bits, of pairs with uint32 values.
+	obsPairsBits = "obs_pairs_bits"
+	// The other papers' sorts: H-P and 0-compressed H-P told the range,
+	// the notes' radix sort by 4-bit digits, the count sort of pairs.
+	obsHP         = "obs_hp"
+	obsHPFew      = "obs_hp_few"
+	obsNotesRadix = "obs_notes_radix"
+	obsCountPairs = "obs_count_pairs"
 
 	// cub::DeviceRadixSort::SortKeys over the key type's every bit, and
 	// over bits [0, b) with b the bit length of the range's largest key
