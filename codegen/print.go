@@ -103,10 +103,18 @@ const tableRow = 8
 // constTable prints the file-scope definition of a constant table, its
 // elements tableRow to a line.
 func (p *printer) constTable(a *ir.Array) {
-	head := fmt.Sprintf("__constant__ %s %s[%d] = {", cType(a.Elem), a.Name, a.Size)
+	elem, bits := cType(a.Elem), bitTable(a)
+	if bits != nil {
+		elem = cType(bits.word)
+	}
+	head := fmt.Sprintf("__constant__ %s %s[%d] = {", elem, a.Name, a.Size)
 	elems := make([]string, len(a.Values))
 	for i, v := range a.Values {
-		elems[i] = cInitializer(v)
+		if bits != nil {
+			elems[i] = bits.literal(v)
+		} else {
+			elems[i] = cInitializer(v)
+		}
 	}
 	if len(elems) <= tableRow {
 		p.line("%s%s};", head, strings.Join(elems, ", "))

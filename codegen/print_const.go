@@ -89,17 +89,42 @@ func decimal(s string) string {
 
 // cInitializer returns the exact C spelling of a constant in the
 // initializer of a file-scope array, which must be a constant expression:
-// cConst's, but an infinity as the constant __builtin_huge_val of its
-// type rather than a reinterpretation of its bits (a device function
-// call). A NaN has no such spelling of its bits: check.Verify rejects one
-// in a constant table.
-func cInitializer(v ir.Value) string {
-	if !v.T.IsFloat() || !math.IsInf(v.Float(), 0) {
-		return cConst(v)
+// cConst's, for a value that is finite (bitTable keeps the tables with an
+// infinity as bits).
+func cInitializer(v ir.Value) string { return cConst(v) }
+
+// tableBits is how a constant table of floats with an infinity is held:
+// as the words of its values' bits (a file-scope initializer must be a
+// constant expression, and C has none for an infinity that NVRTC
+// accepts), read back through the reinterpretation read.
+type tableBits struct {
+	word ir.Type
+	read string
+}
+
+// tableBitsOf are the tableBits of each float type.
+var tableBitsOf = map[ir.Type]tableBits{
+	ir.Float32: {ir.Uint32, "__int_as_float"},
+	ir.Float64: {ir.Uint64, "__longlong_as_double"},
+}
+
+// literal returns the C literal of v's bits as a word of b, in hex.
+func (b tableBits) literal(v ir.Value) string {
+	suffix := map[ir.Type]string{ir.Uint32: "u", ir.Uint64: "ull"}[b.word]
+	return fmt.Sprintf("0x%0*x%s", 2*b.word.Size(), v.Bits, suffix)
+}
+
+// bitTable returns how a is held when it is a constant table of floats of
+// which a value is infinite, or nil when it is held as its elements.
+func bitTable(a *ir.Array) *tableBits {
+	b, ok := tableBitsOf[a.Elem]
+	if a.Space != ir.Constant || !ok {
+		return nil
 	}
-	inf := map[ir.Type]string{ir.Float32: "__builtin_huge_valf()", ir.Float64: "__builtin_huge_val()"}[v.T]
-	if v.Float() < 0 {
-		return "-" + inf
+	for _, v := range a.Values {
+		if math.IsInf(v.Float(), 0) {
+			return &b
+		}
 	}
-	return inf
+	return nil
 }

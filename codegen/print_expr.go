@@ -137,9 +137,16 @@ func writeExpr(b *strings.Builder, e ir.Expr) {
 		b.WriteString("(" + cType(e.To) + ")")
 		writeOperand(b, e.X, precUnary, false)
 	case *ir.Load:
+		bits := bitTable(e.Array)
+		if bits != nil {
+			b.WriteString(bits.read + "(")
+		}
 		b.WriteString(e.Array.Name + "[")
 		writeExpr(b, e.Index)
 		b.WriteString("]")
+		if bits != nil {
+			b.WriteString(")")
+		}
 	case *ir.Len:
 		if e.Array.FixedLen() {
 			b.WriteString(cConst(ir.UintValue(ir.Uint32, uint64(e.Array.Size))))

@@ -104,7 +104,8 @@ func TestConstTableReadsEqualGoSlice(t *testing.T) {
 
 // TestConstTablePrinted checks the CUDA text of a constant table: a
 // file-scope __constant__ array before the kernel, every element spelt
-// exactly (an infinity too), and no parameter for it.
+// exactly (a table with an infinity as its bits, read back as floats), and
+// no parameter for it.
 func TestConstTablePrinted(t *testing.T) {
 	kern, err := lookupKernel([]float32{1.5, -2, float32(math.Inf(1)), float32(math.Inf(-1)), 1e-45, 3.4028235e38,
 		0.1, 7, 8}).Build()
@@ -115,10 +116,13 @@ func TestConstTablePrinted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "__constant__ float tab[9] = {\n  1.5f, -2.0f, __builtin_huge_valf(), -__builtin_huge_valf(), 1e-45f, " +
-		"3.4028235e+38f, 0.1f, 7.0f,\n  8.0f,\n};\n"
+	want := "__constant__ unsigned int tab[9] = {\n  0x3fc00000u, 0xc0000000u, 0x7f800000u, 0xff800000u, 0x00000001u, " +
+		"0x7f7fffffu, 0x3dcccccdu, 0x40e00000u,\n  0x41000000u,\n};\n"
 	if !strings.Contains(src, want) {
 		t.Errorf("the table is not printed as\n%s\nin\n%s", want, src)
+	}
+	if !strings.Contains(src, "__int_as_float(tab[") {
+		t.Errorf("the table's bits are not read back as floats:\n%s", src)
 	}
 	if strings.Index(src, want) > strings.Index(src, "__global__") {
 		t.Errorf("the table is printed after the kernel begins:\n%s", src)
