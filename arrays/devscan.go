@@ -25,10 +25,15 @@ import (
 // writes its tile once, each element raised by the prefix of the tiles
 // before it. Each element is read once and written once, in one launch.
 //
-// A status word is 64 bits: the flag (statusEmpty, statusAggregate or
-// statusInclusive) in the high half, the value's 32 bits in the low half,
-// written and read with one atomic access, so the value arrives with its
-// flag (which is why DeviceScan takes 32-bit element types only).
+// A status word is 64 bits: the flag in the high half, the value's 32
+// bits in the low half, written and read with one atomic access, so the
+// value arrives with its flag (which is why DeviceScan takes 32-bit
+// element types only). The flag carries the launch's epoch (see
+// status.go): a word written in another epoch counts as not yet
+// published, so that successive launches on one state, each with its own
+// epoch, need no zeroing of the state between them. The tile counter goes
+// on counting from launch to launch; a launch is given the counter's value
+// at its start and numbers its tiles from there.
 
 const (
 	// DeviceScanThreads is the number of threads per block of the scan in
@@ -88,8 +93,9 @@ func (sh DeviceScanShape) Tile() int { return sh.Threads * sh.PerThread }
 
 // StateLen returns the number of uint64 words of the state a scan of n
 // elements in this shape takes: the tile counter, then one status word per
-// tile. The state must be zero when the scan starts. The shape must be
-// valid (see Check).
+// tile. The state must be zero before its first scan (see
+// DeviceScanKernelShaped for the scans after). The shape must be valid
+// (see Check).
 func (sh DeviceScanShape) StateLen(n uint32) uint64 {
 	tile := uint64(sh.Tile())
 	return 1 + (uint64(n)+tile-1)/tile
@@ -169,16 +175,9 @@ func (sh DeviceScanShape) sharedLen() int {
 	return sh.Tile()
 }
 
-// The flags of a status word.
-const (
-	statusEmpty     = 0 // nothing published yet
-	statusAggregate = 1 // the tile's total
-	statusInclusive = 2 // the total of the tiles up to and including it
-)
-
 // DeviceScanStateLen returns the number of uint64 words of the state a scan
 // of n elements in the default shape takes: the tile counter, then one
-// status word per tile. The state must be zero when the scan starts.
+// status word per tile. The state must be zero before its first scan.
 func DeviceScanStateLen(n uint32) uint64 { return DefaultDeviceScanShape.StateLen(n) }
 
 // DeviceScanKernel returns the kernel of the device-wide scan of its input
@@ -196,11 +195,21 @@ func DeviceScanKernel[T dsl.Number](name string, op Op[T], identity dsl.Exp[T], 
 // an error of the kernel. For floats, the grouping of the operations
 // depends on the order the blocks run in.
 //
-// Its parameters are in (Input), out (Output, as long as in) and state
-// (InOut, at least shape.StateLen(len(in)) words, all zero). The host
-// launches it with at most shape.StateLen(len(in)) - 1 blocks, the number
-// of tiles; every block takes its tiles from the counter in state[0], so
-// any number of blocks finishes. out may be in.
+// Its parameters are in (Input), out (Output, as long as in), state
+// (InOut, at least shape.StateLen(len(in)) words), epoch (uint32) and base
+// (uint64). state[0] is the tile counter: a block takes its tile with
+// atomicAdd(state[0], 1) - base, so base must be the counter's value when
+// the launch starts, and the launch leaves it raised by the number of
+// tiles, shape.StateLen(len(in)) - 1. state[1+i] is tile i's status word,
+// published with the flags of epoch (at most MaxEpoch); a word written in
+// another epoch counts as not yet published. So the state must be zero
+// before its first launch (then base is 0), and each later launch on it
+// needs only an epoch that no word of its tiles holds, e.g. one more than
+// the launch before, and base raised by that launch's tiles: no zeroing
+// between launches. The host launches it with at most
+// shape.StateLen(len(in)) - 1 blocks, the number of tiles; every block
+// takes its tiles from the counter, so any number of blocks finishes. out
+// may be in.
 func DeviceScanKernelShaped[T dsl.Number](name string, op Op[T], identity dsl.Exp[T], exclusive bool,
 	shape DeviceScanShape) *dsl.Kernel {
 	op = op.orInvalid("DeviceScanKernel")
@@ -216,6 +225,8 @@ func DeviceScanKernelShaped[T dsl.Number](name string, op Op[T], identity dsl.Ex
 		in, out = in.Aligned(ir.MaxAlign), out.Aligned(ir.MaxAlign)
 	}
 	state := dsl.InOut[uint64](k, "state")
+	epoch := dsl.Param[uint32](k, "epoch")
+	base := dsl.Param[uint64](k, "base")
 	k.Body(func(g *dsl.Grid) {
 		if dsl.TypeOf[T]().Size() != 4 {
 			dsl.Let(g, dsl.Invalid[T]("DeviceScanKernel of "+dsl.TypeOf[T]().String()+
@@ -229,7 +240,8 @@ func DeviceScanKernelShaped[T dsl.Number](name string, op Op[T], identity dsl.Ex
 		n := in.Len()
 		tiles := dsl.CeilDiv(n, dsl.N(uint32(shape.Tile())))
 		g.ForAllBlocks(tiles, func(b *dsl.Block, _ dsl.U32) {
-			s := devScan[T]{op: op, identity: identity, in: in, out: out, state: state, shape: shape}
+			s := devScan[T]{op: op, identity: identity, in: in, out: out, state: state, base: base, shape: shape}
+			s.aggregateFlag, s.inclusiveFlag = statusFlags(b, epoch)
 			s.tile(b, exclusive)
 		})
 	})
@@ -242,7 +254,11 @@ type devScan[T dsl.Number] struct {
 	identity dsl.Exp[T]
 	in, out  dsl.Array[T]
 	state    dsl.Array[uint64]
-	shape    DeviceScanShape
+	// base is the tile counter's value when the launch started.
+	base dsl.Exp[uint64]
+	// aggregateFlag and inclusiveFlag are the flags of the launch's epoch.
+	aggregateFlag, inclusiveFlag dsl.U32
+	shape                        DeviceScanShape
 }
 
 // tile records the scan of one tile by block b.
@@ -255,7 +271,7 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 	warpTotals := dsl.Shared[T](b, warps)
 	warpPrefix := dsl.Shared[T](b, warps)
 	b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
-		ticket.Store(t, dsl.N(0), dsl.Cast[uint32](s.state.Fetch(t, dsl.AtomicAdd, dsl.N(0), dsl.Lit[uint64](1))))
+		ticket.Store(t, dsl.N(0), dsl.Cast[uint32](s.state.Fetch(t, dsl.AtomicAdd, dsl.N(0), dsl.Lit[uint64](1)).Sub(s.base)))
 	})
 	b.Sync()
 	tile := dsl.Let(b, ticket.At(dsl.N(0))).Exp
@@ -347,12 +363,12 @@ func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
 			warpsBefore := dsl.Let(t, s.before(t, upTo))
 			aggregate := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, upTo, dsl.N(uint32(warps-1))))
 			t.If(lane.Eq(dsl.N(0)), func(t *dsl.Thread) {
-				flag := dsl.Select(tile.Eq(dsl.N(0)), dsl.N(statusInclusive), dsl.N(statusAggregate))
+				flag := dsl.Select(tile.Eq(dsl.N(0)), s.inclusiveFlag, s.aggregateFlag)
 				s.state.AtomicStore(t, tile.Add(dsl.N(1)), pack(flag, aggregate.Exp), dsl.Relaxed)
 			})
 			prefix := s.lookBack(t, lane, tile)
 			t.If(lane.Eq(dsl.N(0)).And(tile.Gt(dsl.N(0))), func(t *dsl.Thread) {
-				s.state.AtomicStore(t, tile.Add(dsl.N(1)), pack(dsl.N(statusInclusive), s.op(prefix, aggregate.Exp)),
+				s.state.AtomicStore(t, tile.Add(dsl.N(1)), pack(s.inclusiveFlag, s.op(prefix, aggregate.Exp)),
 					dsl.Relaxed)
 			})
 			t.If(lane.Lt(dsl.N(uint32(warps))), func(t *dsl.Thread) {
@@ -574,7 +590,8 @@ func (s devScan[T]) before(t *dsl.Thread, upTo dsl.Exp[T]) dsl.Exp[T] {
 // before tile (identity for the first), from their status words: lane l
 // reads the word of tile base-32+l, for a window base that starts at tile
 // and moves back 32 tiles at a time until a window holds an inclusive
-// prefix. Lanes before tile 0 take an inclusive identity.
+// prefix, waiting while a word of the window is not published in the
+// launch's epoch. Lanes before tile 0 take an inclusive identity.
 func (s devScan[T]) lookBack(t *dsl.Thread, lane, tile dsl.U32) dsl.Exp[T] {
 	prefix := dsl.Let(t, s.identity)
 	base := dsl.Let(t, tile)
@@ -582,22 +599,22 @@ func (s devScan[T]) lookBack(t *dsl.Thread, lane, tile dsl.U32) dsl.Exp[T] {
 	t.While(done.Not(), func(t *dsl.Thread) {
 		// Lane l holds tile base-32+l, which exists when l >= 32-base.
 		exists := dsl.Let(t, lane.Add(base.Exp).Ge(dsl.N(ir.WarpSize)))
-		word := dsl.Let(t, pack(dsl.N(statusInclusive), s.identity))
+		word := dsl.Let(t, pack(s.inclusiveFlag, s.identity))
 		read := func(t *dsl.Thread) {
 			t.If(exists.Exp, func(t *dsl.Thread) {
 				word.Set(s.state.AtomicLoad(t, base.Add(lane).Sub(dsl.N(ir.WarpSize-1)), dsl.Relaxed))
 			})
 		}
 		read(t)
-		pending := dsl.Let(t, dsl.Any(t, flagOf(word.Exp).Eq(dsl.N(statusEmpty))))
+		pending := dsl.Let(t, dsl.Any(t, s.unpublished(t, word.Exp)))
 		t.While(pending.Exp, func(t *dsl.Thread) {
 			if s.shape.Backoff > 0 {
 				dsl.Sleep(t, s.shape.Backoff)
 			}
 			read(t)
-			pending.Set(dsl.Any(t, flagOf(word.Exp).Eq(dsl.N(statusEmpty))))
+			pending.Set(dsl.Any(t, s.unpublished(t, word.Exp)))
 		})
-		inclusive := dsl.Let(t, dsl.Ballot(t, flagOf(word.Exp).Eq(dsl.N(statusInclusive))))
+		inclusive := dsl.Let(t, dsl.Ballot(t, flagOf(word.Exp).Eq(s.inclusiveFlag)))
 		// The nearest inclusive lane k (the highest), or 0 when none: the
 		// window's total from lane k on.
 		k := dsl.Let(t, dsl.Select(inclusive.Ne(dsl.N(0)),
@@ -611,31 +628,9 @@ func (s devScan[T]) lookBack(t *dsl.Thread, lane, tile dsl.U32) dsl.Exp[T] {
 	return prefix.Exp
 }
 
-// pack returns the status word of flag and value x.
-func pack[T dsl.Number](flag dsl.U32, x dsl.Exp[T]) dsl.Exp[uint64] {
-	return dsl.Cast[uint64](flag).Shl(dsl.Lit[uint64](32)).Or(dsl.Cast[uint64](bitsOf(x)))
-}
-
-// flagOf returns the flag of a status word.
-func flagOf(word dsl.Exp[uint64]) dsl.U32 { return dsl.Cast[uint32](word.Shr(dsl.Lit[uint64](32))) }
-
-// valueOf returns the value of a status word.
-func valueOf[T dsl.Number](word dsl.Exp[uint64]) dsl.Exp[T] {
-	return fromBits[T](dsl.Cast[uint32](word))
-}
-
-// bitsOf returns the 32 bits of x, a 32-bit value.
-func bitsOf[T dsl.Number](x dsl.Exp[T]) dsl.U32 {
-	if f, ok := any(x).(dsl.Exp[float32]); ok {
-		return dsl.Float32Bits(f)
-	}
-	return dsl.Cast[uint32](x)
-}
-
-// fromBits returns the T whose 32 bits are b.
-func fromBits[T dsl.Number](b dsl.U32) dsl.Exp[T] {
-	if x, ok := any(dsl.Float32FromBits(b)).(dsl.Exp[T]); ok {
-		return x
-	}
-	return dsl.Cast[T](b)
+// unpublished reports whether a status word holds neither flag of the
+// launch's epoch: written by no launch yet, or by another.
+func (s devScan[T]) unpublished(t *dsl.Thread, word dsl.Exp[uint64]) dsl.Bool {
+	flag := dsl.Let(t, flagOf(word))
+	return flag.Ne(s.aggregateFlag).And(flag.Ne(s.inclusiveFlag))
 }

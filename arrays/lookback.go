@@ -51,7 +51,7 @@ func NextTile(b *dsl.Block, counter dsl.Array[uint32], at dsl.U32) dsl.U32 {
 // and publishes its tile's inclusive prefix; a barrier ends the step.
 //
 // T is a 32-bit type (int32, uint32, float32) and identity op's identity;
-// op need not be commutative. epoch (up to 2^31-2) is the launch's: the
+// op need not be commutative. epoch (up to MaxEpoch) is the launch's: the
 // state must be zero before its first use, and each later launch on the
 // same state must use a larger epoch (see the file's comment). status must
 // hold Width words for every tile up to tile; tile must come from NextTile
@@ -74,8 +74,7 @@ func LookBack[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], status 
 		return Replicate(dsl.N(1), invalid)
 	}
 	w := dsl.N(uint32(width))
-	aggregateFlag := dsl.Let(b, epoch.Mul(dsl.N(2)).Add(dsl.N(1))).Exp
-	inclusiveFlag := dsl.Let(b, aggregateFlag.Add(dsl.N(1))).Exp
+	aggregateFlag, inclusiveFlag := statusFlags(b, epoch)
 	prefixes := dsl.Shared[T](b, int(max(width, 1)))
 	b.ForAll(w, func(t *dsl.Thread, i dsl.U32) {
 		agg := dsl.Let(t, aggregates.At(i))

@@ -110,7 +110,8 @@ func TestBadInputCatalogue(t *testing.T) {
 				return err
 			}
 			in := buf(300)
-			return dev.Launch(fn, runtime.LaunchConfig{Blocks: 2}, in.View(1, 256), buf(256), state(3))
+			return dev.Launch(fn, runtime.LaunchConfig{Blocks: 2}, in.View(1, 256), buf(256), state(3), uint32(1),
+				uint64(0))
 		}, runtime.ErrMisaligned, "parameter in is declared aligned to 16 bytes"},
 		{"state too small for a shape's tiles", func() error {
 			s, err := scan.NewShaped(dev, dsl.U32.Add, 0, scan.Inclusive, arrays.DeviceScanShape{Threads: 32, PerThread: 1})

@@ -4,8 +4,12 @@
 //
 // A Scan is built once for an operator and a kind of scan, and run on as
 // many buffers as needed; it keeps the scratch state (a tile counter and
-// one status word per tile), which it zeroes before every run and grows
-// when a longer input needs more. ExclusiveSum and InclusiveSum are the
+// one status word per tile), which it grows when a longer input needs
+// more. A Run costs one launch: the state is zeroed when it is allocated,
+// and each Run after publishes its status words in an epoch of its own and
+// numbers its tiles on from the Runs before, so that the words left by
+// those count as unpublished and nothing is zeroed between Runs (only once
+// in 2^31-2 Runs, when the epochs run out, or after a launch that failed). ExclusiveSum and InclusiveSum are the
 // usual uint32 sums, on a Scan of their own per call. NewShaped builds a
 // Scan whose blocks have another shape (arrays.DeviceScanShape: threads per
 // block, elements per thread, bounds checks on the last tile only); every

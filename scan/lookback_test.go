@@ -15,9 +15,14 @@ import (
 // words before it finds an inclusive prefix (which on the CPU, where
 // blocks run almost in order, the look-back seldom has to). The operator
 // is the composition of functions, which is not commutative, so every
-// aggregate must be combined in order.
+// aggregate must be combined in order. The launch is a later one on its
+// state: its epoch is not the first, the tile counter starts at a base
+// past 0, and the status words of the tiles it scans hold words of the
+// epoch before, inclusive prefixes of other values, which it must take as
+// not yet published.
 func TestLookBackWalksPastWindowsOfAggregates(t *testing.T) {
 	const published, tiles = 66, 67
+	const epoch, base = 9, 1000
 	tile := arrays.DeviceScanTile
 	o := operators[3] // compose
 	k, err := arrays.DeviceScanKernel("lookBack", o.op, dslLit(o.identity), false).Build()
@@ -35,17 +40,20 @@ func TestLookBackWalksPastWindowsOfAggregates(t *testing.T) {
 	// takes one per tile, starting from published): their status words
 	// are in the state too, and their tiles hold nothing to write.
 	words := make([]uint64, 1+tiles+published)
-	words[0] = published
+	words[0] = base + published
 	for tl := 0; tl < published; tl++ {
 		total := o.identity
 		for _, x := range xs[tl*tile : (tl+1)*tile] {
 			total = o.do(total, x)
 		}
-		flag := uint64(1) // aggregate
+		flag := uint64(2*epoch + 1) // aggregate
 		if tl == 0 {
-			flag = 2 // inclusive
+			flag = 2*epoch + 2 // inclusive
 		}
 		words[1+tl] = flag<<32 | uint64(total)
+	}
+	for tl := published; tl < len(words)-1; tl++ {
+		words[1+tl] = uint64(2*(epoch-1)+2)<<32 | uint64(permutations[tl%len(permutations)])
 	}
 	in, err := runtime.FromSlice(dev, xs)
 	if err != nil {
@@ -62,7 +70,8 @@ func TestLookBackWalksPastWindowsOfAggregates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer state.Free()
-	if err := dev.Launch(fn, runtime.LaunchConfig{Blocks: 3}, in, out, state); err != nil {
+	if err := dev.Launch(fn, runtime.LaunchConfig{Blocks: 3}, in, out, state, uint32(epoch),
+		uint64(base)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := out.ToSlice()

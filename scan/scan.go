@@ -58,6 +58,15 @@ type Scan[T Element] struct {
 	kind  Kind
 	shape arrays.DeviceScanShape
 	state *runtime.Buffer[uint64] // grown as needed
+	// epoch is the epoch of the next Run's launch on state, or 0 when
+	// state must be zeroed first: it is new, its epochs are spent (past
+	// arrays.MaxEpoch), or a launch on it failed and left it unknown.
+	epoch uint32
+	// base is the tile counter's value in state: the tiles of the
+	// launches since it was zeroed.
+	base uint64
+	// launch is the device's Launch (a test makes it fail).
+	launch func(runtime.Function, runtime.LaunchConfig, ...any) error
 	// unaligned is, for a shape with Vector rows, the kernel of the same
 	// shape without them, loaded at the first views that are not 16-byte
 	// aligned (see Run).
@@ -104,7 +113,7 @@ func NewShaped[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind 
 	if err != nil {
 		return nil, err
 	}
-	return &Scan[T]{dev: dev, fn: fn, kind: kind, shape: shape, load: load}, nil
+	return &Scan[T]{dev: dev, fn: fn, kind: kind, shape: shape, load: load, launch: dev.Launch}, nil
 }
 
 // StateLen returns the number of uint64 words of state a scan of n
@@ -125,11 +134,17 @@ func stateLen(shape arrays.DeviceScanShape, n int) (int, error) {
 
 // Run writes the scan of in to out, which must have in's length (out may
 // be in). The state it needs is the Scan's own: do not Run one Scan from
-// several goroutines at once. A Scan whose shape has Vector rows needs in
-// and out to start at 16-byte boundaries (buffers from runtime.Alloc do; a
-// view does when its offset is a multiple of 4 elements); given views that
-// do not, it runs the kernel of the same shape without Vector, loaded at
-// the first such call, and computes the same scan, only slower.
+// several goroutines at once. A Run is one launch: the state is zeroed
+// when it is allocated (and when it grows), and each Run after takes the
+// next epoch of its status words and numbers its tiles on from where the
+// Run before left the tile counter (see arrays.DeviceScanKernelShaped), so
+// that it needs no zeroing; once in arrays.MaxEpoch Runs, and after a
+// launch that failed, the state is zeroed again before the launch. A Scan
+// whose shape has Vector rows needs in and out to start at 16-byte
+// boundaries (buffers from runtime.Alloc do; a view does when its offset
+// is a multiple of 4 elements); given views that do not, it runs the
+// kernel of the same shape without Vector, loaded at the first such call,
+// and computes the same scan, only slower.
 func (s *Scan[T]) Run(in, out *runtime.Buffer[T]) error {
 	words, err := s.check(in, out)
 	if err != nil || words == 0 {
@@ -146,14 +161,33 @@ func (s *Scan[T]) Run(in, out *runtime.Buffer[T]) error {
 		if err != nil {
 			return fmt.Errorf("scan: state of %d words: %w", words, err)
 		}
-		s.state = st
+		s.state, s.epoch = st, 0
 	}
-	return s.RunWithState(in, out, s.state)
+	if s.epoch == 0 {
+		if err := s.state.Fill(0); err != nil {
+			return err
+		}
+		s.epoch, s.base = 1, 0
+	}
+	// Until the launch is known to be under way, the state is unknown: a
+	// launch that fails may have run in part.
+	epoch := s.epoch
+	s.epoch = 0
+	if err := s.run(in, out, s.state.View(0, words), epoch, s.base); err != nil {
+		return err
+	}
+	s.base += uint64(words - 1)
+	if epoch < arrays.MaxEpoch {
+		s.epoch = epoch + 1
+	}
+	return nil
 }
 
 // RunWithState is Run with the state in state, at least
-// s.StateLen(in.Len()) words, which it zeroes first. Views not aligned to
-// 16 bytes are taken as by Run.
+// s.StateLen(in.Len()) words, which it zeroes first, then launches the
+// scan with epoch 1 and tile counter base 0: two launches, where Run on a
+// Scan's own state makes one. Views not aligned to 16 bytes are taken as
+// by Run.
 func (s *Scan[T]) RunWithState(in, out *runtime.Buffer[T], state *runtime.Buffer[uint64]) error {
 	words, err := s.check(in, out)
 	if err != nil || words == 0 {
@@ -169,13 +203,20 @@ func (s *Scan[T]) RunWithState(in, out *runtime.Buffer[T], state *runtime.Buffer
 	if err := st.Fill(0); err != nil {
 		return err
 	}
-	cfg := runtime.LaunchConfig{Blocks: words - 1}
-	err = s.dev.Launch(s.fn, cfg, in, out, st)
+	return s.run(in, out, st, 1, 0)
+}
+
+// run launches the scan of in into out on state, of StateLen words, with
+// the given epoch and tile counter base: with the kernel of views not
+// aligned to 16 bytes when the Scan has Vector rows and in or out is not.
+func (s *Scan[T]) run(in, out *runtime.Buffer[T], state *runtime.Buffer[uint64], epoch uint32, base uint64) error {
+	cfg := runtime.LaunchConfig{Blocks: state.Len() - 1}
+	err := s.launch(s.fn, cfg, in, out, state, epoch, base)
 	if !s.shape.Vector || !errors.Is(err, runtime.ErrMisaligned) {
 		return err
 	}
 	// A launch checks its arguments before it starts anything, so the
-	// state is still zero.
+	// state is as it was.
 	if s.unaligned == nil {
 		plain := s.shape
 		plain.Vector = false
@@ -183,7 +224,7 @@ func (s *Scan[T]) RunWithState(in, out *runtime.Buffer[T], state *runtime.Buffer
 			return fmt.Errorf("scan: loading the scan of views not aligned to 16 bytes: %w", err)
 		}
 	}
-	return s.dev.Launch(s.unaligned, cfg, in, out, st)
+	return s.launch(s.unaligned, cfg, in, out, state, epoch, base)
 }
 
 // Close frees the Scan's state.
@@ -192,7 +233,7 @@ func (s *Scan[T]) Close() error {
 		return nil
 	}
 	err := s.state.Free()
-	s.state = nil
+	s.state, s.epoch = nil, 0
 	return err
 }
 
