@@ -200,6 +200,9 @@ var moreMethods = []method{
 	rangeMethod(obsSort, anySpan, func(s *sorts.Sorter, c *call[uint32]) error {
 		return s.SortKeys(c.out, c.keys, uint32(c.span.lo), uint32(c.span.max))
 	}),
+	rangeMethod(obsRadixBits, anySpan, func(s *sorts.Sorter, c *call[uint32]) error {
+		return sorts.RadixSort(s, c.out, c.keys, sorts.Bits(0, c.span.bits()))
+	}),
 	radixMethod[uint32](false), radixMethod[uint64](false), radixMethod[float32](false),
 	radixMethod[uint32](true), radixMethod[uint64](true),
 	&sortMethod[uint32]{

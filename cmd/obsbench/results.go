@@ -31,7 +31,9 @@ const (
 	// with uint32 values.
 	obsRadixFull = "obs_radix_full"
 	obsPairsFull = "obs_pairs_full"
-	// The radix sort told the range's bits, of pairs with uint32 values.
+	// The radix sort told the range's bits, of keys and of pairs with
+	// uint32 values.
+	obsRadixBits = "obs_radix_bits"
 	obsPairsBits = "obs_pairs_bits"
 	// The other papers' sorts: H-P and 0-compressed H-P told the range,
 	// the notes' radix sort by 4-bit digits, the count sort of pairs.
