@@ -16,13 +16,9 @@
 // each 4096-element tile rescanned from its offset in registers and warp
 // shuffles). For ranges too wide for shared memory the histogram is built
 // in windows of 2^23 bins, one pass over the keys each, so that its atomics
-// stay in the L2 cache. In every histogram and occurs kernel of the fast
-// pipeline, the lanes of a warp that hit one cell (a counter, or a word of
-// the bitset) combine their updates before one atomic, where two
-// neighbouring lanes share a cell (arrays.WarpAggregateHot): hot keys, a
-// few values that hold most of the keys, cost an atomic per distinct value
-// of a warp instead of one per key, and keys of a wide range two cheap
-// warp-wide tests. Sort and SortRange of at most
+// stay in the L2 cache, and the bitset's lanes of a warp that hit one word
+// combine their bits with shuffles before one atomicOr. Sort and SortRange
+// of at most
 // kernels.BlockSortMaxKeys keys take one launch instead: a radix sort in one
 // block (kernels.BlockSortKernel), whatever the keys' span for Sort. The
 // option Paper, and the methods PaperCountingSort and PaperOccurrenceSort,

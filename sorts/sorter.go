@@ -44,7 +44,7 @@ type Sorter struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
 		tileTotals, tileScan                                                        runtime.Function
-		histogramWarp, occursBitsWarp, reconstructBitsWarp, histogramCombined       runtime.Function
+		histogramWarp, occursBitsWarp, reconstructBitsWarp                          runtime.Function
 		blockSort                                                                   runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
@@ -95,7 +95,6 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.tileTotals, kernels.TileTotalsKernel},
 		{&s.fn.tileScan, kernels.TileScanKernel},
 		{&s.fn.histogramWarp, kernels.GlobalHistogramWarpKernel},
-		{&s.fn.histogramCombined, kernels.GlobalHistogramCombinedKernel},
 		{&s.fn.blockSort, blockSortKernel},
 		{&s.fn.occursBitsWarp, kernels.GlobalOccursWarpKernel},
 		{&s.fn.reconstructBitsWarp, kernels.BitsReconstructWarpKernel},

@@ -11,10 +11,8 @@ type wideStrategy struct {
 	// window is the number of bins the global histogram updates in one
 	// pass over the keys, so that a pass's atomics stay in the L2 cache:
 	// a histogram of more bins runs the warp-combined kernel
-	// (kernels.GlobalHistogramWarpKernel) once per window, a narrower one
-	// the warp-combined kernel in one pass
-	// (kernels.GlobalHistogramCombinedKernel), and any, when window is 0,
-	// the paper's kernel with one atomic per key.
+	// (kernels.GlobalHistogramWarpKernel) once per window, a narrower one (or
+	// any, when window is 0) the kernel with one atomic per key.
 	window int
 	// warpOccurs selects the warp-combined global bitset
 	// (kernels.GlobalOccursWarpKernel) over one test-before-set per key.
@@ -43,11 +41,8 @@ func (w wideStrategy) windowed(bins int) bool { return w.window > 0 && bins > w.
 // skip the warps that miss their window, so that sorted keys cost about
 // one pass.
 func (s *Sorter) globalHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, bad *runtime.Buffer[uint32]) error {
-	if s.wide.window == 0 {
-		return s.launch(s.fn.histogram, keys, lo, bins, bad)
-	}
 	if !s.wide.windowed(bins.Len()) {
-		return s.launch(s.fn.histogramCombined, keys, lo, uint32(bins.Len()), uint32(0), uint32(bins.Len()), bins, bad)
+		return s.launch(s.fn.histogram, keys, lo, bins, bad)
 	}
 	ranges, err := take(s.sc.warpRanges, kernels.WarpRanges(keys.Len()))
 	if err != nil {

@@ -25,7 +25,7 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 	if err := os.WriteFile(prelude, []byte(codegen.Prelude()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ks := []*dsl.Kernel{kernels.GlobalHistogramWarpKernel(), kernels.GlobalHistogramCombinedKernel(),
+	ks := []*dsl.Kernel{kernels.GlobalHistogramWarpKernel(),
 		kernels.GlobalOccursWarpKernel(), kernels.BlockSortKernel[uint32]("blockSort32", 8, nil, nil),
 		kernels.BlockSortPairsKernel[uint64, float64]("blockSortPairs64", 4, nil, nil)}
 	ks = append(ks, kernels.SharedHistogramKernels()...)

@@ -30,9 +30,7 @@
 // under Min and Max. The shared-table kernels privatise their table in
 // shared memory (a copy per warp for small ranges), the warp-table kernels
 // combine the updates of a warp's lanes that hit one cell before they reach
-// global memory, and both combine only where lanes share cells
-// (arrays.WarpAggregateHot), so that hot keys do not serialise their
-// atomics. BlockSortKernel sorts up to BlockSortMaxKeys keys in one block:
+// global memory. BlockSortKernel sorts up to BlockSortMaxKeys keys in one block:
 // BlockMultisplit ranks them by one digit at a time, and they move to
 // their ranks between two shared arrays.
 //

@@ -36,7 +36,7 @@ func TestEveryKernelBuilds(t *testing.T) {
 		kernels.SklanskyKernel(5), kernels.DistributeKernel(10), kernels.ReconstructKernel(), kernels.ReconstructOnceKernel(),
 		kernels.RangeKernel(), kernels.GlobalOccursKernel(), kernels.PopcountKernel(), kernels.BitsReconstructKernel(),
 		kernels.TileStartsKernel(), kernels.TileReconstructKernel(), kernels.TileTotalsKernel(), kernels.TileScanKernel(),
-		kernels.GlobalHistogramWarpKernel(), kernels.GlobalHistogramCombinedKernel(), kernels.GlobalOccursWarpKernel(), kernels.BitsReconstructWarpKernel(),
+		kernels.GlobalHistogramWarpKernel(), kernels.GlobalOccursWarpKernel(), kernels.BitsReconstructWarpKernel(),
 		kernels.BlockSortKernel[uint32]("blockSort", 8, nil, nil), kernels.BlockSortPairsKernel[uint64, float32]("blockSortPairs64", 4, nil, nil)}
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)

@@ -2,10 +2,9 @@ package kernels
 
 import (
 	"fmt"
-
 	"github.com/obsidian-go/obsidian/arrays"
+
 	"github.com/obsidian-go/obsidian/dsl"
-	"github.com/obsidian-go/obsidian/ir"
 )
 
 // Per-key kernels with a table privatised in shared memory: the keys are
@@ -16,11 +15,7 @@ import (
 // memory, updates them for every key of its part that lands in the slice,
 // and merges the non-zero cells into the global table once. Contended
 // updates then stay in shared memory, and only the merge touches global
-// memory. A shared atomic that many lanes of a warp aim at one address
-// serialises too, so the lanes of a warp that hit one cell combine their
-// values first (updateCells): hot keys cost one atomic per distinct cell
-// of a warp, and keys of a wide range two warp-wide tests per step more
-// than an atomic each.
+// memory.
 
 // keysAtOnce is the number of keys a thread loads before counting them.
 const keysAtOnce = 4
@@ -32,29 +27,30 @@ type TableShape struct {
 	Capacity int // cells of one copy
 }
 
-// tableKind says what a table holds: counts (histogram) or bits (occurs).
+// tableKind says what a shared table holds: counts (histogram) or bits
+// (occurs).
 type tableKind struct {
 	name string
 	// global declares the kernel's global table.
 	global func(k *dsl.Kernel, name string) dsl.Array[uint32]
 	// cell returns the table cell of a bin (a value minus lo).
 	cell func(bin dsl.U32) dsl.U32
-	// value returns what a bin adds to its cell: 1, or its bit.
-	value func(bin dsl.U32) dsl.U32
-	// combine merges two values of one cell: those of two keys, or of two
-	// copies of a table.
+	// update records a bin in cell i of a shared copy.
+	update func(t *dsl.Thread, sh dsl.Array[uint32], i, bin dsl.U32)
+	// combine merges the copies of one cell.
 	combine func(x, y dsl.U32) dsl.U32
-	// merge adds a non-zero value v into cell i of a table, shared or
-	// global.
+	// merge adds a non-zero shared cell v into cell i of the global table.
 	merge func(t *dsl.Thread, table dsl.Array[uint32], i, v dsl.U32)
 }
 
 // counts is the histogram's table: one counter per bin.
 var counts = tableKind{
-	name:    "histogram",
-	global:  dsl.Output[uint32],
-	cell:    func(bin dsl.U32) dsl.U32 { return bin },
-	value:   func(dsl.U32) dsl.U32 { return dsl.N(1) },
+	name:   "histogram",
+	global: dsl.Output[uint32],
+	cell:   func(bin dsl.U32) dsl.U32 { return bin },
+	update: func(t *dsl.Thread, sh dsl.Array[uint32], i, _ dsl.U32) {
+		sh.Atomic(t, dsl.AtomicAdd, i, dsl.N(1))
+	},
 	combine: dsl.U32.Add,
 	merge: func(t *dsl.Thread, table dsl.Array[uint32], i, v dsl.U32) {
 		table.Atomic(t, dsl.AtomicAdd, i, v)
@@ -63,31 +59,14 @@ var counts = tableKind{
 
 // bits is occurs' table: one bit per bin, wordBits bins to a word.
 var bits = tableKind{
-	name:    "occurs",
-	global:  dsl.InOut[uint32],
-	cell:    wordOf,
-	value:   bitOf,
+	name:   "occurs",
+	global: dsl.InOut[uint32],
+	cell:   wordOf,
+	update: func(t *dsl.Thread, sh dsl.Array[uint32], i, bin dsl.U32) {
+		setBits(t, sh, i, bitOf(bin))
+	},
 	combine: dsl.U32.Or,
 	merge:   setBits,
-}
-
-// updateCells adds the values of the lanes' cells to table at base+cell,
-// combining first the lanes of the warp that hit one cell
-// (arrays.WarpAggregateHot): a warp of one cell makes one update, a warp
-// with hot cells (two neighbouring lanes on one cell, whatever the lanes'
-// order) one per distinct cell, and a warp of distinct cells one per lane
-// after two tests of a shuffle and a ballot each, which is what keys of a
-// wide range pay. A lane with no update holds noCell; a warp none of whose
-// lanes has one does nothing. Every lane of the warp must call it.
-func updateCells(t *dsl.Thread, kind tableKind, table dsl.Array[uint32], base, cell, value dsl.U32) {
-	t.If(dsl.Any(t, cell.Ne(dsl.N(noCell))), func(t *dsl.Thread) {
-		// A lane without an update takes a key of its own, above every
-		// cell of a table (tables have at most 2^30 cells), so that such
-		// lanes neither group together nor look like hot keys.
-		key := dsl.Select(cell.Eq(dsl.N(noCell)), dsl.N(noCell).Sub(dsl.LaneIdx), cell)
-		leader, total := arrays.WarpAggregateHot(t, kind.combine, key, value, dsl.N(ir.WarpSize))
-		t.If(leader.And(cell.Ne(dsl.N(noCell))), func(t *dsl.Thread) { kind.merge(t, table, base.Add(cell), total) })
-	})
 }
 
 // setBits sets the bits of mask in word i of a with an atomic or, but only
@@ -122,14 +101,10 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 			b.Sync()
 			stride := parts.Mul(threads)
 			b.ForAll(threads, func(t *dsl.Thread, tid dsl.U32) {
-				// The warp's loop is the same for all its lanes (that of its
-				// first), so that they combine their updates: a lane past
-				// the keys has none.
-				warpFirst := dsl.Let(t, part.Mul(threads).Add(dsl.WarpIdx.Mul(dsl.N(ir.WarpSize))))
-				first := dsl.Let(t, warpFirst.Add(dsl.LaneOf(tid)))
-				t.If(warpFirst.Lt(keys.Len()), func(t *dsl.Thread) {
+				first := dsl.Let(t, part.Mul(threads).Add(tid))
+				t.If(first.Lt(keys.Len()), func(t *dsl.Thread) {
 					copyBase := dsl.Let(t, tid.Div(dsl.N(uint32(shape.Threads/shape.Copies))).Mul(used.Exp))
-					rounds := keys.Len().Sub(warpFirst.Exp).Sub(dsl.N(1)).Div(stride.Mul(dsl.N(keysAtOnce))).Add(dsl.N(1))
+					rounds := keys.Len().Sub(first.Exp).Sub(dsl.N(1)).Div(stride.Mul(dsl.N(keysAtOnce))).Add(dsl.N(1))
 					t.For(rounds, func(t *dsl.Thread, j dsl.U32) {
 						// keysAtOnce keys are loaded before any is counted, so
 						// that their loads are in flight together.
@@ -141,18 +116,12 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 							key[u] = dsl.Let(t, dsl.Select(ok[u], keys.At(dsl.Cast[uint32](ix.Exp)), lo)).Exp
 						}
 						for u := range keysAtOnce {
-							cell := dsl.Let(t, dsl.N(noCell))
-							value := dsl.Let(t, dsl.N(0))
 							t.If(ok[u], func(t *dsl.Thread) {
 								inRange(t, key[u], lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
-									c := dsl.Let(t, kind.cell(bin).Sub(base.Exp))
-									t.If(c.Lt(used.Exp), func(t *dsl.Thread) {
-										cell.Set(c.Exp)
-										value.Set(kind.value(bin))
-									})
+									cell := dsl.Let(t, kind.cell(bin).Sub(base.Exp))
+									t.If(cell.Lt(used.Exp), func(t *dsl.Thread) { kind.update(t, sh, copyBase.Add(cell.Exp), bin) })
 								})
 							})
-							updateCells(t, kind, sh, copyBase.Exp, cell.Exp, value.Exp)
 						}
 					})
 				})

@@ -11,15 +11,11 @@ import (
 // global memory. Every warp reads warpTableKeys*ir.WarpSize consecutive
 // keys, a key per lane at a time (lane l takes key l of each step, so every load is coalesced),
 // loading them all before it updates anything. At each step every lane
-// computes the cell of its key and the lanes that hit one cell combine
-// their values before one of them updates the table (updateCells, by
-// arrays.WarpAggregateHot): a warp of one cell (sorted keys with long
-// runs, or one hot key) reduces with shuffles, a warp with hot cells in any
-// lane order groups its lanes by cell with a match, and a warp of distinct
-// cells (random keys of a wide range) sees that with two ballots and
-// updates a cell per lane, as it would without combining. Hot keys then
-// cost an atomic per distinct cell of a warp, not one per key, so that they
-// do not serialise on the few addresses they hit. A step whose keys all
+// computes the cell of its key, runs of lanes with the same cell (all the
+// lanes of a warp on sorted keys with repeats) reduce their values to the
+// run's first lane with shuffles down, and only that lane updates the
+// table. On random keys of a wide range every lane is a run of its own,
+// which a ballot sees, and the shuffles are skipped; a step whose keys all
 // miss the window does nothing but read them.
 //
 // The kernels update only the cells of a window [from, from+count) of the
@@ -52,6 +48,17 @@ func WarpRanges(keys int) int {
 	return 2 * (keys/perBlock + min(keys%perBlock, 1)) * warpTableWarps
 }
 
+// warpKind is a table kind with the value a key adds to its cell.
+type warpKind struct {
+	tableKind
+	value func(bin dsl.U32) dsl.U32
+}
+
+var (
+	warpCounts = warpKind{counts, func(dsl.U32) dsl.U32 { return dsl.N(1) }}
+	warpBits   = warpKind{bits, bitOf}
+)
+
 // warpTableKernel returns the warp-combined per-key kernel of kind. Its
 // parameters are the keys, lo, the number of values bins (keys outside
 // [lo, lo+bins) set bad[0]), the window's first cell and its number of
@@ -61,7 +68,7 @@ func WarpRanges(keys int) int {
 // when it is not 0 the kernel writes ranges (and every warp runs), when it
 // is 0 it reads them and a warp whose cells miss the window does nothing
 // (a warp past the end of ranges runs).
-func warpTableKernel(name string, kind tableKind, skipping bool) *dsl.Kernel {
+func warpTableKernel(name string, kind warpKind, skipping bool) *dsl.Kernel {
 	k := dsl.NewKernel(name, warpTableThreads)
 	keys := dsl.Input[uint32](k, "keys")
 	lo := dsl.Param[uint32](k, "lo")
@@ -116,7 +123,7 @@ func warpTableKernel(name string, kind tableKind, skipping bool) *dsl.Kernel {
 // ir.WarpSize apart, into the window of the table, then calls done with the lowest and
 // highest cell of the lane's keys in range (noCell and 0 when it has none).
 // Every lane of the warp must call it.
-func warpPass(t *dsl.Thread, kind tableKind, keys dsl.Array[uint32], lo, bins, from, count dsl.U32, table, bad dsl.Array[uint32],
+func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, from, count dsl.U32, table, bad dsl.Array[uint32],
 	lane dsl.U32, first dsl.Exp[uint64], done func(t *dsl.Thread, lowest, highest dsl.U32)) {
 	var ok [warpTableKeys]dsl.Bool
 	var key [warpTableKeys]dsl.U32
@@ -144,7 +151,13 @@ func warpPass(t *dsl.Thread, kind tableKind, keys dsl.Array[uint32], lo, bins, f
 		})
 	}
 	for u := range warpTableKeys {
-		updateCells(t, kind, table, dsl.N(0), cell[u].Exp, value[u].Exp)
+		t.If(dsl.Any(t, cell[u].Ne(dsl.N(noCell))), func(t *dsl.Thread) {
+			// Lanes without a cell share noCell, whose runs do nothing.
+			leader, total := arrays.WarpAggregateRuns(t, kind.combine, cell[u].Exp, value[u].Exp, dsl.N(ir.WarpSize))
+			t.If(cell[u].Ne(dsl.N(noCell)).And(leader), func(t *dsl.Thread) {
+				kind.merge(t, table, cell[u].Exp, total)
+			})
+		})
 	}
 	done(t, lowest.Exp, highest.Exp)
 }
@@ -169,20 +182,10 @@ func recordRange(t *dsl.Thread, ranges dsl.Array[uint32], warp, lane, lowest, hi
 // warpTableKernel: the parameters are keys, lo, bins, from, count, the
 // bins, bad, ranges and record). The host zeroes the bins.
 func GlobalHistogramWarpKernel() *dsl.Kernel {
-	return warpTableKernel("histogramWarp", counts, true)
-}
-
-// GlobalHistogramCombinedKernel returns the histogram on a global table for
-// ranges too wide for shared memory but narrow enough for the L2 cache (one
-// window), with the updates of a warp's keys that hit one bin combined
-// into one atomic add: the warp-combined kernel without ranges (see
-// warpTableKernel: the parameters are keys, lo, bins, from, count, the
-// bins and bad). The host zeroes the bins.
-func GlobalHistogramCombinedKernel() *dsl.Kernel {
-	return warpTableKernel("histogramCombined", counts, false)
+	return warpTableKernel("histogramWarp", warpCounts, true)
 }
 
 // GlobalOccursWarpKernel returns occurs on a global bitset with the bits
 // of a warp's keys that fall in one word combined into one test-before-set
 // atomic or, over a window of words. The host zeroes the bitset.
-func GlobalOccursWarpKernel() *dsl.Kernel { return warpTableKernel("occursBitsWarp", bits, false) }
+func GlobalOccursWarpKernel() *dsl.Kernel { return warpTableKernel("occursBitsWarp", warpBits, false) }
