@@ -251,7 +251,8 @@ func TestWrongResultIsAnError(t *testing.T) {
 // float and uint64 keys their radix sorts.
 func TestMethodFiltering(t *testing.T) {
 	all := methodNames(ourMethods)
-	wide := []string{obsScan, obsSort, obsRadixBits, obsRadixFull, obsPairsFull, obsPairsBits, obsNotesRadix}
+	wide := append([]string{obsScan, obsSort, obsRadixBits, obsRadixFull, obsPairsFull, obsPairsBits, obsNotesRadix},
+		methodNames(networkMethods())...)
 	for _, tc := range []struct {
 		dist string
 		n    int

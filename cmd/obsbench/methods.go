@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"github.com/obsidian-go/obsidian/networks"
 	"io"
 	"reflect"
 	"slices"
@@ -146,7 +148,7 @@ var ourMethods = append([]method{
 		},
 		check: checkScan,
 	},
-}, moreMethods...)
+}, append(moreMethods, networkMethods()...)...)
 
 // radixMethod returns the radix sort of keys of K over all their bits, of
 // pairs with uint32 values when pairs is set, compared with CUB's sort of
@@ -245,6 +247,74 @@ var moreMethods = []method{
 		},
 		check: checkUnstablePairs,
 	},
+}
+
+// networkBatch is the batch the sorting networks sort: the keys sort in
+// independent runs of networkBatch, one block each (fewer keys in one
+// batch of the power of two that holds them).
+const networkBatch = 1024
+
+// batchFor returns the batch the networks sort n keys in.
+func batchFor(n int) int {
+	batch := 1
+	for batch < min(n, networkBatch) {
+		batch *= 2
+	}
+	return batch
+}
+
+// networkKey names a sorting network's Sorter: its algorithm and batch.
+type networkKey struct {
+	alg   networks.Algorithm
+	batch int
+}
+
+// networkSorters are the sorting networks' Sorters of one bench, loaded on
+// first use.
+type networkSorters map[networkKey]*networks.Sorter
+
+// Close implements io.Closer: it closes every Sorter.
+func (ns networkSorters) Close() error {
+	var errs []error
+	for _, s := range ns {
+		errs = append(errs, s.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// networkMethod returns the sort of every batch of networkBatch keys by
+// alg, compared with CUB's sort of all the keys told their bits (a
+// different job: the networks' batches are independent).
+func networkMethod(alg networks.Algorithm) *sortMethod[uint32] {
+	return &sortMethod[uint32]{
+		name:    "obs_net_" + alg.String(),
+		against: cubRadixBits,
+		accepts: anySpan,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			ns, err := use(b, func(runtime.Device) (networkSorters, error) { return networkSorters{}, nil })
+			if err != nil {
+				return 0, err
+			}
+			key := networkKey{alg, batchFor(c.keys.Len())}
+			if ns[key] == nil {
+				if ns[key], err = networks.New(b.dev, alg, key.batch); err != nil {
+					delete(ns, key)
+					return 0, err
+				}
+			}
+			return c.keys.Len(), ns[key].Sort(c.out, c.keys)
+		},
+		check: checkBatches,
+	}
+}
+
+// networkMethods are the rows of the sorting networks, one per algorithm.
+func networkMethods() []method {
+	var ms []method
+	for _, alg := range networks.Algorithms() {
+		ms = append(ms, networkMethod(alg))
+	}
+	return ms
 }
 
 // openSorter opens the sorts' Sorter, the fast pipeline.

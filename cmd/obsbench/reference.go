@@ -180,3 +180,13 @@ func checkUnstablePairs(c *call[uint32], count int, ref *reference[uint32]) erro
 	}
 	return nil
 }
+
+// checkBatches checks a sort of independent batches of keys (batchFor):
+// out holds each batch of the keys sorted.
+func checkBatches(c *call[uint32], count int, ref *reference[uint32]) error {
+	want, batch := slices.Clone(ref.keys), batchFor(len(ref.keys))
+	for at := 0; at < len(want); at += batch {
+		slices.Sort(want[at:min(at+batch, len(want))])
+	}
+	return compare(c.out, count, want)
+}
