@@ -59,6 +59,32 @@
 // so that every slice sorts; CountingSortAuto and OccurrenceSortAuto still
 // return ErrBadRange for such keys.
 //
+// # Choosing the algorithm
+//
+// SortKeys (device buffers, told the keys' range) and Sort (a slice, its
+// range found first) pick the algorithm by a cost model over the number of
+// keys n and the number of values of their range: up to
+// kernels.BlockSortMaxKeys keys, the single-block sort (one launch);
+// otherwise counting sort while the range holds at most 2^24 values (n up
+// to 2^20) or 2^25 values (larger n), and the radix sort beyond. The
+// limits are the table countingLimits, from these medians (milliseconds)
+// of cmd/obsbench on an H200, counting sort against the radix sort told the
+// range's bits, uniform keys:
+//
+//	keys    range  counting  radix
+//	2^16    2^12   0.178     0.577
+//	2^16    2^24   0.405     0.503
+//	2^20    2^16   0.270     0.219
+//	2^20    2^24   0.205     0.375
+//	2^25    2^8    0.308     0.554
+//	2^25    2^20   0.508     1.365
+//	2^25    2^24   0.741     1.370
+//	2^25    2^25   1.005     2.099  (unique keys)
+//
+// Counting sort was the faster in every measured cell but a few of small
+// ranges at 2^20 keys, within the runs' spread; ranges wider than those
+// measured go to the radix sort, whose cost does not grow with the range.
+//
 // # The papers' sorts
 //
 // A Sorter also runs the other source papers' sorts, their kernels written

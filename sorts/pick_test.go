@@ -47,7 +47,7 @@ func TestSortKeysPicksEveryAlgorithm(t *testing.T) {
 			return err.Error()
 		}
 		return checkSorted("SortKeys", got, keys)
-	}, gen.OneConstOf(1, 7, 2048, 2049, 5000), gen.IntRange(0, 32), gen.UInt32(), gen.UInt64()))
+	}, gen.OneConstOf(1, 7, 2048, 2049, 5000), gen.OneConstOf(0, 1, 3, 8, 12, 25, 31, 32), gen.UInt32(), gen.UInt64()))
 	props.TestingRun(t)
 	for _, a := range []string{"block", "counting", "radix"} {
 		if picked[a] == 0 {
@@ -72,7 +72,8 @@ func TestCostModelTable(t *testing.T) {
 	}{
 		{1, 1 << 32, "block"}, {2048, 1 << 32, "block"}, {2049, 16, "counting"},
 		{1 << 25, 1 << 16, "counting"}, {1 << 25, 1 << 30, "radix"}, {1 << 30, sorts.MaxBins + 1, "radix"},
-		{1 << 16, 1 << 24, "radix"},
+		{1 << 16, 1 << 24, "counting"}, {1 << 16, 1<<24 + 1, "radix"}, {1 << 25, 1 << 25, "counting"},
+		{1 << 27, 1<<25 + 1, "radix"},
 	} {
 		if got := s.Picked(c.n, c.bins); got != c.want {
 			t.Errorf("%d keys in %d values: picked %s, want %s", c.n, c.bins, got, c.want)
