@@ -151,3 +151,18 @@ func TestChartsOnlyWithoutCSVFails(t *testing.T) {
 		t.Errorf("exit status %d, want 1 (%s)", code, stderr.String())
 	}
 }
+
+// TestComparisonsOnceEach checks that a method with an entry per key type
+// (the radix sort's) gets one comparison with its rival, not one per entry.
+func TestComparisonsOnceEach(t *testing.T) {
+	rows := []row{{n: 8, dist: "T4", method: obsRadixFull, medianMS: 1}, {n: 8, dist: "T4", method: cubRadixFull, medianMS: 1}}
+	got := 0
+	for _, c := range comparisonsOf(rows, 8) {
+		if c.ours == obsRadixFull {
+			got++
+		}
+	}
+	if got != 1 {
+		t.Errorf("%d comparisons of %s, want 1", got, obsRadixFull)
+	}
+}

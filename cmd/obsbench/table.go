@@ -23,8 +23,9 @@ func comparisonsOf(rows []row, n int) []comparison {
 		has := func(method string) bool {
 			return slices.ContainsFunc(rows, func(r row) bool { return r.n == n && r.method == method })
 		}
-		if has(m.label()) && has(m.rival()) {
-			cs = append(cs, comparison{m.label(), m.rival()})
+		c := comparison{m.label(), m.rival()}
+		if has(m.label()) && has(m.rival()) && !slices.Contains(cs, c) {
+			cs = append(cs, c)
 		}
 	}
 	return cs
