@@ -18,7 +18,7 @@ func Example() {
 		return
 	}
 	keys := []uint32{503, 7, 42, 7, 1000, 42, 7, 0}
-	sorted, err := s.Sort(keys) // counting sort over the keys' own range
+	sorted, err := s.Sort(keys) // any keys: here, 8 keys, one launch of the block sort
 	if err != nil {
 		fmt.Println(err)
 		return
