@@ -152,9 +152,15 @@ func TestBaselineOnFakeCUDA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range ourMethods {
+		for _, m := range opts.methods {
 			if _, ok := ratioOf(rows, 64, "T4", comparison{m.label(), m.rival()}); !ok {
 				t.Errorf("no ratio of %s to %s for T4", m.label(), m.rival())
+			}
+		}
+		// Every method's rival is one the baseline measures.
+		for _, m := range ourMethods {
+			if !slices.ContainsFunc(rows, func(r row) bool { return r.method == m.rival() }) {
+				t.Errorf("%s's rival %s: no row of the baseline", m.label(), m.rival())
 			}
 		}
 	})

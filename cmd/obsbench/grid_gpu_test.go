@@ -34,11 +34,11 @@ func TestGPUGridIsChecked(t *testing.T) {
 		for _, d := range distributions() {
 			switch d := d.(type) {
 			case *dist[uint32]:
-				want += len(methodsTaking(d, n))
+				want += len(methodsTaking(d, n, ourMethods))
 			case *dist[uint64]:
-				want += len(methodsTaking(d, n))
+				want += len(methodsTaking(d, n, ourMethods))
 			case *dist[float32]:
-				want += len(methodsTaking(d, n))
+				want += len(methodsTaking(d, n, ourMethods))
 			}
 		}
 	}

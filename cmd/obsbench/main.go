@@ -84,6 +84,9 @@ func measureAll(opts options, stderr io.Writer) (rows []row, err error) {
 	}
 	defer func() { err = errors.Join(err, b.close()) }()
 	b.dists = opts.dists
+	if opts.methods != nil {
+		b.methods = opts.methods
+	}
 	if opts.cubBin != "" {
 		fmt.Fprintf(stderr, "running the baseline %s\n", opts.cubBin)
 		var names []string

@@ -37,6 +37,8 @@ type options struct {
 	device func() (runtime.Device, error)
 	// dists are the distributions measured.
 	dists []distribution
+	// methods are the methods measured; nil measures ourMethods.
+	methods []method
 }
 
 // openGPU opens GPU 0.
