@@ -254,10 +254,14 @@ func (f fault) String() string {
 }
 
 // blockSorted reports whether the call name of c sorts its keys in one
-// block, whatever their span: Sort and SortRange of up to
-// kernels.BlockSortMaxKeys keys by the fast pipeline.
+// block, whatever their span: Sort, SortRange and SortInt32 of up to
+// kernels.BlockSortMaxKeys keys by the fast pipeline. The block sort's
+// launch needs a fixed state on the CPU evaluator (its shared arrays for
+// BlockSortMaxKeys keys), which a small memory limit may refuse as too
+// large whatever the number of keys.
 func (c fuzzCall) blockSorted(name string) bool {
-	return (name == "Sort" || name == "SortRange") && !c.paper && len(c.keys) > 0 && len(c.keys) <= kernels.BlockSortMaxKeys
+	return (name == "Sort" || name == "SortRange" || name == "SortInt32") && !c.paper && len(c.keys) > 0 &&
+		len(c.keys) <= kernels.BlockSortMaxKeys
 }
 
 // expect returns what c must return when it has no fault, its faults, and
@@ -293,7 +297,7 @@ func (c fuzzCall) expect() (want []uint32, faults []fault, costly bool) {
 		case !inRange(c.lo, uint64(c.hi)):
 			faults = append(faults, fault{is: sorts.ErrKeyOutOfRange})
 		}
-		costly = values > fuzzCheapSpan && !c.blockSorted(name)
+		costly = c.blockSorted(name) || values > fuzzCheapSpan
 	case "CountingSortAuto", "OccurrenceSortAuto", "Sort", "SortUnique", "SortInt32":
 		want = sorted
 		if name == "OccurrenceSortAuto" || name == "SortUnique" {
@@ -315,7 +319,7 @@ func (c fuzzCall) expect() (want []uint32, faults []fault, costly bool) {
 			// Sort, SortUnique and SortInt32 radix sort keys too wide
 			// for a counting sort, at a cost that does not grow with the
 			// range, and the block sort sorts few keys whatever their span.
-			costly = values > fuzzCheapSpan && (auto || values <= sorts.MaxBins) && !c.blockSorted(name)
+			costly = c.blockSorted(name) || values > fuzzCheapSpan && (auto || values <= sorts.MaxBins)
 		}
 	case "KeyRange":
 		if len(sorted) > 0 {
