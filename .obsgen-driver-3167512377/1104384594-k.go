@@ -1,3 +1,4 @@
+//line /work/main/cmd/obsgen/testdata/pkg-4172190474/k.go:1:1
 package p
 
 import "github.com/obsidian-go/obsidian/dsl"

@@ -1,4 +1,3 @@
-//line /work/main/cmd/obsgen/testdata/pkg-4135534141/k.go:1:1
 package p
 
 import "github.com/obsidian-go/obsidian/dsl"
@@ -14,3 +13,5 @@ func copyKernel(name string) *dsl.Kernel {
 	})
 	return k
 }
+
+func max(a, b uint32) uint32 { return a }

@@ -1,4 +1,4 @@
-//line /work/main/cmd/obsgen/testdata/pkg-826670706/k.go:1:1
+//line /work/main/cmd/obsgen/testdata/pkg-3670243984/k.go:1:1
 package p
 
 import "github.com/obsidian-go/obsidian/dsl"
@@ -14,3 +14,5 @@ func copyKernel(name string) *dsl.Kernel {
 	})
 	return k
 }
+
+                                         

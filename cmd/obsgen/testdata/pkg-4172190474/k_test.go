@@ -1,0 +1,3 @@
+package p
+
+var obsgenScale = 1
