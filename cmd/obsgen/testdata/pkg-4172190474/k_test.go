@@ -1,3 +1,0 @@
-package p
-
-var obsgenScale = 1
