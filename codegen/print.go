@@ -113,7 +113,7 @@ func (p *printer) constTable(a *ir.Array) {
 		if bits != nil {
 			elems[i] = bits.literal(v)
 		} else {
-			elems[i] = cInitializer(v)
+			elems[i] = cConst(v) // finite: bitTable holds tables with an infinity
 		}
 	}
 	if len(elems) <= tableRow {

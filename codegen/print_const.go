@@ -87,12 +87,6 @@ func decimal(s string) string {
 	return s + ".0"
 }
 
-// cInitializer returns the exact C spelling of a constant in the
-// initializer of a file-scope array, which must be a constant expression:
-// cConst's, for a value that is finite (bitTable keeps the tables with an
-// infinity as bits).
-func cInitializer(v ir.Value) string { return cConst(v) }
-
 // tableBits is how a constant table of floats with an infinity is held:
 // as the words of its values' bits (a file-scope initializer must be a
 // constant expression, and C has none for an infinity that NVRTC
