@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	obsbench [-quick] [-n N]... [-dist D]... [-runs R] [-seed S] [-cub FILE | -cub-bin PATH] [-o DIR]
+//	obsbench [-quick] [-n N]... [-dist D]... [-method RE] [-runs R] [-seed S] [-cub FILE | -cub-bin PATH] [-o DIR]
 //	obsbench -charts-only [-o DIR]
 //
 // Key counts (-n, repeatable, decimal or 2^k): by default 2^10, 2^16,
@@ -37,7 +37,8 @@
 // rival among the baseline's methods, the key type it sorts, which keys'
 // ranges it accepts, how it runs on the device buffers, and how its result
 // is checked; a distribution gets every method of its key type that
-// accepts its range. Today: Sorter.CountingSort (obs_counting) and
+// accepts its range (and, with -method, whose name matches the regular
+// expression; the baseline still runs whole). Today: Sorter.CountingSort (obs_counting) and
 // Sorter.OccurrenceSort (obs_occurrence), told the range [lo, max+1) and
 // taking ranges of at most sorts.MaxBins values, the paper's kernels of
 // both (obs_counting_paper, obs_occurrence_paper), and scan.ExclusiveSum's

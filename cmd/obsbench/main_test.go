@@ -59,6 +59,18 @@ func TestParseOptionsSizes(t *testing.T) {
 	}
 }
 
+// TestParseOptionsMethod checks that -method keeps the methods whose
+// names match, in the table's order.
+func TestParseOptionsMethod(t *testing.T) {
+	opts, err := parseOptions([]string{"-method", "^obs_(scan|sort)$"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := methodNames(opts.methods); !slices.Equal(got, []string{obsScan, obsSort}) {
+		t.Errorf("-method ^obs_(scan|sort)$: %v", got)
+	}
+}
+
 // TestBadCommandLinesExitTwo checks that every bad command line is
 // refused before anything runs.
 func TestBadCommandLinesExitTwo(t *testing.T) {
@@ -75,6 +87,8 @@ func TestBadCommandLinesExitTwo(t *testing.T) {
 		{"-charts-only", "-dist", "T4"},
 		{"-dist", "T3"},
 		{"-dist", ""},
+		{"-method", "("},
+		{"-method", "^cub_"},
 		{"extra"},
 		{"-bogus"},
 	} {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -134,7 +135,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 		fmt.Fprint(stderr, `obsbench times the library's sorts and scan on GPU 0 beside CUB and Thrust.
 
 Usage:
-  obsbench [-quick] [-n N]... [-dist D]... [-runs R] [-seed S] [-cub FILE | -cub-bin PATH] [-o DIR]
+  obsbench [-quick] [-n N]... [-dist D]... [-method RE] [-runs R] [-seed S] [-cub FILE | -cub-bin PATH] [-o DIR]
   obsbench -charts-only [-o DIR]
 
 Flags:
@@ -146,6 +147,7 @@ Flags:
 	fs.Var(&sizes, "n", "key count, decimal or 2^k; repeatable (default "+sizeNames(defaultSizes)+")")
 	fs.Var(&dists, "dist", "key distribution; repeatable (default all: "+strings.Join(distOrder(), " ")+")")
 	fs.BoolVar(&opts.quick, "quick", false, "without -n and -dist: key counts "+sizeNames(quickSizes)+" and the distributions T4, T8, ..., T24 and those after T24")
+	only := fs.String("method", "", "measure only our methods whose names match this regular expression (default all)")
 	fs.IntVar(&opts.runs, "runs", minRuns, fmt.Sprintf("timed runs per measurement, at least %d", minRuns))
 	fs.Uint64Var(&opts.seed, "seed", 1, "key generator seed, as the baseline's")
 	fs.StringVar(&opts.cubCSV, "cub", "", "CSV the CUB baseline printed, to merge")
@@ -169,6 +171,20 @@ Flags:
 			return options{}, fmt.Errorf("-charts-only redraws from DIR/%s and takes only -o, not %s", csvName, strings.Join(set, " "))
 		}
 		return opts, nil
+	}
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			return options{}, fmt.Errorf("-method %q: %v", *only, err)
+		}
+		for _, m := range ourMethods {
+			if re.MatchString(m.label()) {
+				opts.methods = append(opts.methods, m)
+			}
+		}
+		if len(opts.methods) == 0 {
+			return options{}, fmt.Errorf("-method %q matches none of our methods: %s", *only, strings.Join(methodNames(ourMethods), " "))
+		}
 	}
 	if opts.runs < minRuns {
 		return options{}, fmt.Errorf("-runs %d: at least %d runs are needed", opts.runs, minRuns)
