@@ -1,5 +1,10 @@
 package runtime
 
+import (
+	"github.com/obsidian-go/obsidian/internal/eval"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
 // Internals the external tests check directly.
 var (
 	NVRTCCandidates = nvrtcCandidates
@@ -47,3 +52,33 @@ func (d DiskCache) Path(key [32]byte) string { return d.c.path(key, ".cubin") }
 
 // Stats returns the cache's counters.
 func (d DiskCache) Stats() CacheStats { return d.c.stats() }
+
+// GridSize returns the blocks a launch of k (built) on d with cfg and args
+// takes, and what the evaluator alone computes for its Blocks expression:
+// the folded count and the evaluated one, which must agree.
+func GridSize(d Device, k *ir.Kernel, cfg LaunchConfig, args ...any) (folded int, err error) {
+	bound, err := SignatureOf(k).bind(k.Name, d, args)
+	if err != nil {
+		return 0, err
+	}
+	return gridSize(k.Name, k, cfg, bound)
+}
+
+// EvaluatedGridSize is GridSize by the evaluator only, never folding.
+func EvaluatedGridSize(d Device, k *ir.Kernel, args ...any) (v ir.Value, err error) {
+	bound, err := SignatureOf(k).bind(k.Name, d, args)
+	if err != nil {
+		return ir.Value{}, err
+	}
+	lengths := map[*ir.Array]uint32{}
+	evalArgs := make([]eval.Arg, len(bound))
+	for i, p := range k.Params {
+		if p.Array != nil {
+			lengths[p.Array] = uint32(bound[i].n)
+			evalArgs[i] = eval.Arg{Buffer: &eval.Buffer{Elem: p.Array.Elem}}
+		} else {
+			evalArgs[i] = eval.Arg{Scalar: bound[i].value}
+		}
+	}
+	return eval.HostExpr(k, withLengths(k.Blocks, lengths), evalArgs)
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/internal/eval"
 	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/simplify"
 )
 
 // gridSize returns the number of blocks to launch: cfg.Blocks, or when that
@@ -28,18 +29,27 @@ func gridSize(name string, k *ir.Kernel, cfg LaunchConfig, args []boundArg) (int
 		return 1, nil
 	}
 	lengths := map[*ir.Array]uint32{}
+	scalars := map[*ir.Var]ir.Value{}
 	evalArgs := make([]eval.Arg, len(args))
 	for i, p := range k.Params {
 		if p.Array != nil {
 			lengths[p.Array] = uint32(args[i].n)
 			evalArgs[i] = eval.Arg{Buffer: &eval.Buffer{Elem: p.Array.Elem}}
 		} else {
+			scalars[p.Scalar] = args[i].value
 			evalArgs[i] = eval.Arg{Scalar: args[i].value}
 		}
 	}
-	v, err := eval.HostExpr(k, withLengths(k.Blocks, lengths), evalArgs)
-	if err != nil {
-		return 0, fmt.Errorf("launching kernel %s: computing its number of blocks: %w", name, err)
+	blocks := withLengths(k.Blocks, lengths)
+	// Folded with the scalar arguments as constants, the count is most
+	// often a constant at once; one that does not fold (one that would
+	// fail, such as a division by zero) is evaluated, for its error.
+	v, ok := simplify.Constant(withScalars(blocks, scalars))
+	if !ok {
+		var err error
+		if v, err = eval.HostExpr(k, blocks, evalArgs); err != nil {
+			return 0, fmt.Errorf("launching kernel %s: computing its number of blocks: %w", name, err)
+		}
 	}
 	switch {
 	case v.T.IsUnsigned():
@@ -78,6 +88,19 @@ func withLengths(e ir.Expr, lengths map[*ir.Array]uint32) ir.Expr {
 		if l, ok := e.(*ir.Len); ok {
 			if n, ok := lengths[l.Array]; ok {
 				return &ir.Const{Value: ir.UintValue(ir.Uint32, uint64(n))}, true
+			}
+		}
+		return nil, false
+	})
+}
+
+// withScalars returns e with the scalar parameters in values replaced by
+// constants.
+func withScalars(e ir.Expr, values map[*ir.Var]ir.Value) ir.Expr {
+	return ir.MapExpr(e, func(e ir.Expr) (ir.Expr, bool) {
+		if v, ok := e.(*ir.Var); ok {
+			if x, ok := values[v]; ok {
+				return &ir.Const{Value: x}, true
 			}
 		}
 		return nil, false

@@ -46,6 +46,21 @@ var variantShapes = []arrays.DeviceScanShape{
 	{Threads: 256, PerThread: 16, FullTiles: true, Vector: true},
 	{Threads: 256, PerThread: 12, FullTiles: true, Vector: true},
 	{Threads: 128, PerThread: 16, FullTiles: true, Vector: true},
+	{Threads: 192, PerThread: 20, FullTiles: true, Vector: true},
+	{Threads: 256, PerThread: 20, FullTiles: true, Vector: true},
+	{Threads: 384, PerThread: 12, FullTiles: true, Vector: true},
+	{Threads: 512, PerThread: 8, FullTiles: true, Vector: true},
+	{Threads: 128, PerThread: 32, FullTiles: true, Vector: true},
+	{Threads: 128, PerThread: 24, FullTiles: true, Vector: true},
+	{Threads: 128, PerThread: 28, FullTiles: true, Vector: true},
+	{Threads: 64, PerThread: 32, FullTiles: true, Vector: true},
+	{Threads: 96, PerThread: 32, FullTiles: true, Vector: true},
+	{Threads: 160, PerThread: 32, FullTiles: true, Vector: true},
+	{Threads: 192, PerThread: 32, FullTiles: true, Vector: true},
+	{Threads: 256, PerThread: 32, FullTiles: true, Vector: true},
+	{Threads: 128, PerThread: 32, FullTiles: true},
+	{Threads: 128, PerThread: 32},
+	{Threads: 128, PerThread: 32, FullTiles: true, Vector: true, Backoff: 64},
 }
 
 // The timing of TestGPUScanVariants, as cmd/obsbench times: untimed

@@ -277,3 +277,56 @@ func TestGPUTimings(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGPUSortKeys times, on the GPU, SortKeys of fresh random uint32
+// keys spanning every value, each sort followed by a synchronisation: the
+// latency of a sort, host work included, for a CPU profile of that work
+// (-test.cpuprofile).
+func BenchmarkGPUSortKeys(b *testing.B) {
+	g, err := runtime.Open(0)
+	if err != nil {
+		b.Skipf("no GPU: %v", err)
+	}
+	defer g.Close()
+	s, err := sorts.New(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, n := range []int{1 << 10, 1 << 16, 1 << 20} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(rand.Uint64(), 3))
+			host := make([]uint32, n)
+			for i := range host {
+				host[i] = r.Uint32()
+			}
+			keys, err := runtime.FromSlice(g, host)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer keys.Free()
+			out, err := runtime.Alloc[uint32](g, n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer out.Free()
+			lo, last := slices.Min(host), slices.Max(host)
+			for b.Loop() {
+				if err := s.SortKeys(out, keys, lo, last); err != nil {
+					b.Fatal(err)
+				}
+				if err := g.Synchronize(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			got, err := out.ToSlice()
+			if err != nil {
+				b.Fatal(err)
+			}
+			slices.Sort(host)
+			if !slices.Equal(got, host) {
+				b.Fatal("SortKeys on the GPU: the keys are not sorted")
+			}
+		})
+	}
+}

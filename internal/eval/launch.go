@@ -81,9 +81,10 @@ func recoverInternal(k *ir.Kernel, err *error) {
 	}
 }
 
-// bind checks args against the kernel's parameters and sets up the
-// memories and scalar parameters of the machine.
-func (m *machine) bind(args []Arg) error {
+// bindParams checks args against the kernel's parameters and sets up the
+// memories of its array parameters and its scalar parameters, which is all
+// a host expression reads.
+func (m *machine) bindParams(args []Arg) error {
 	p := m.prog
 	k := p.kernel
 	if len(args) != len(k.Params) {
@@ -117,6 +118,18 @@ func (m *machine) bind(args []Arg) error {
 		m.uniformDef[slot.uniform] = true
 		m.run.params = append(m.run.params, paramValue{slot.uniform, m.uniform[slot.uniform]})
 	}
+	return nil
+}
+
+// bind checks args against the kernel's parameters and sets up the
+// memories and scalar parameters of the machine: bindParams, then the
+// kernel's own arrays (shared, local and constant) and the layout of them
+// all.
+func (m *machine) bind(args []Arg) error {
+	if err := m.bindParams(args); err != nil {
+		return err
+	}
+	p := m.prog
 	var globals, shared []*memory
 	for i, arr := range p.arrays {
 		switch {
@@ -143,7 +156,9 @@ func (m *machine) bind(args []Arg) error {
 
 // HostExpr evaluates an expression over constants, scalar parameters and
 // lengths of array parameters of k (such as k.Blocks) for the given
-// arguments.
+// arguments. It sets up none of the kernel's own arrays (shared, local,
+// constant), which a host expression cannot read, so that a launch's grid
+// size costs no allocation of them.
 func HostExpr(k *ir.Kernel, e ir.Expr, args []Arg) (v ir.Value, err error) {
 	if k == nil {
 		return ir.Value{}, fmt.Errorf("eval: host expression of a nil kernel")
@@ -155,7 +170,7 @@ func HostExpr(k *ir.Kernel, e ir.Expr, args []Arg) (v ir.Value, err error) {
 		return ir.Value{}, err
 	}
 	m := newMachine(c.prog, 1, 1)
-	if err := m.bind(args); err != nil {
+	if err := m.bindParams(args); err != nil {
 		return ir.Value{}, err
 	}
 	return m.value(fn, t)
