@@ -13,7 +13,10 @@
 // usual uint32 sums, on a Scan of their own per call. NewShaped builds a
 // Scan whose blocks have another shape (arrays.DeviceScanShape: threads per
 // block, elements per thread, bounds checks on the last tile only); every
-// shape computes the same scan, and New's is arrays.DefaultDeviceScanShape.
+// shape computes the same scan, and New's is arrays.VectorDeviceScanShape
+// (128 threads of 32 elements, 16-byte accesses), with
+// arrays.DefaultDeviceScanShape, the same without vector accesses, for
+// views that do not start at a 16-byte boundary.
 //
 //	dev := runtime.CPU() // or runtime.Open(0)
 //	s, err := scan.New(dev, dsl.U32.Add, 0, scan.Exclusive)

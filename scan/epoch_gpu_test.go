@@ -10,9 +10,10 @@ import (
 )
 
 // gpuEpochShapes are the shapes TestGPURunsInARowAreTheSequentialScan
-// runs: the default, and each of WarpRows, Vector and Backoff.
+// runs: New's two, and each of WarpRows, Vector and Backoff.
 var gpuEpochShapes = []arrays.DeviceScanShape{
 	arrays.DefaultDeviceScanShape,
+	arrays.VectorDeviceScanShape,
 	{Threads: 256, PerThread: 16, FullTiles: true, WarpRows: true},
 	{Threads: 256, PerThread: 16, FullTiles: true, Vector: true},
 	{Threads: 256, PerThread: 12, FullTiles: true, Backoff: 32},

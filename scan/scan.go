@@ -77,9 +77,10 @@ type Scan[T Element] struct {
 
 // New loads, on dev, the scan of kind under op, an associative operator
 // (need not be commutative) whose identity is identity, with blocks of
-// arrays.DefaultDeviceScanShape.
+// arrays.VectorDeviceScanShape (arrays.DefaultDeviceScanShape for views
+// not aligned to 16 bytes, see Run).
 func New[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind Kind) (*Scan[T], error) {
-	return NewShaped(dev, op, identity, kind, arrays.DefaultDeviceScanShape)
+	return NewShaped(dev, op, identity, kind, arrays.VectorDeviceScanShape)
 }
 
 // NewShaped is New with blocks of the given shape, which must be valid

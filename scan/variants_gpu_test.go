@@ -25,7 +25,7 @@ var variantShapes = []arrays.DeviceScanShape{
 	{Threads: 128, PerThread: 24},
 	{Threads: 256, PerThread: 8},
 	{Threads: 256, PerThread: 12},
-	arrays.DefaultDeviceScanShape, // 256x16
+	{Threads: 256, PerThread: 16},
 	{Threads: 256, PerThread: 24},
 	{Threads: 512, PerThread: 8},
 	{Threads: 512, PerThread: 12},
