@@ -34,7 +34,7 @@ func WarpPeers(t *dsl.Thread, digit dsl.U32, bits int) dsl.U32 {
 	d := dsl.Let(t, digit)
 	peers := dsl.Let(t, dsl.N(^uint32(0)))
 	for bit := range bits {
-		set := dsl.Let(t, d.Shr(dsl.N(uint32(bit))).And(dsl.N(1)).Eq(dsl.N(1)))
+		set := dsl.Let(t, d.And(dsl.N(uint32(1)<<bit)).Ne(dsl.N(0)))
 		votes := dsl.Ballot(t, set.Exp)
 		peers.Set(peers.And(dsl.Select(set.Exp, votes, votes.Not())))
 	}
@@ -59,10 +59,20 @@ type Multisplit struct {
 	// counters holds, at digit*stride + warp, the number of elements of
 	// the array before the warp's elements whose digit is below digit,
 	// plus those of digit in earlier warps: the exclusive scan of the
-	// (digit, warp) counts. work is a copy of it the ranking counts up.
-	counters, work dsl.Array[uint32]
-	bad            string // why the multisplit could not be built
+	// (digit, warp) counts.
+	counters dsl.Array[uint32]
+	// partial holds, for an array whose length has a constant bound up to
+	// maxPartialRanks, each element's rank among the elements of its digit
+	// that its warp holds. Otherwise it is the zero Array, and work is a
+	// copy of counters that the ranking counts up.
+	partial dsl.Array[uint16]
+	work    dsl.Array[uint32]
+	bad     string // why the multisplit could not be built
 }
+
+// maxPartialRanks is the longest array whose partial ranks are kept: they
+// are uint16.
+const maxPartialRanks = 1 << 16
 
 // BlockMultisplit records in b the first steps of the multisplit of keys
 // by digit, of which bits (a constant of the program, 1 to MaxDigitBits)
@@ -72,15 +82,23 @@ type Multisplit struct {
 // each tile by bits ballots (WarpPeers), and the lowest of them adds their
 // number to the warp's counter of the digit in shared memory (a shared
 // atomic per digit present in the tile). After a barrier the block scans
-// the counters, digit by digit and warp by warp, with ScanExclusive. The
-// result's Ranks goes over the tiles again, each warp counting up a copy of
-// its counters the same way, so that an element's rank is its digit's
-// offset, plus the keys of its digit in earlier warps, tiles and lanes.
-// keys may have any length; digit is called twice per key.
+// the counters, digit by digit and warp by warp, with ScanExclusive, so
+// that an element's rank is its digit's offset, plus the keys of its digit
+// in earlier warps, tiles and lanes.
 //
-// The shared memory used is two counters per digit and warp (two 8-bit
-// digits in a block of 1024 threads: 2 × 256 × 33 × 4 bytes) and
-// ScanExclusive's.
+// When the length of keys has a constant bound (a Take from an array of
+// constant length, such as a tile in shared memory), the counting pass
+// also keeps each key's rank within its warp (the counter's old value,
+// shuffled from the lowest lane, plus the lanes below) in shared memory,
+// and Ranks adds it to the scanned counter: each key is matched once.
+// Keys past the bound are not split. Otherwise (or past 2^16 keys) Ranks goes over the tiles
+// again, each warp counting up a copy of its counters the same way. keys
+// may have any length; digit is called twice per key.
+//
+// The shared memory used is one counter per digit and warp (256 × 33 × 4
+// bytes for 8-bit digits in a block of 1024 threads), ScanExclusive's, and
+// either the partial ranks (2 bytes per key) or a second
+// counter per digit and warp.
 func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit func(dsl.Exp[T]) dsl.U32) Multisplit {
 	msg := badBits("BlockMultisplit", bits)
 	if msg == "" && digit == nil {
@@ -96,24 +114,57 @@ func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit f
 	threads := b.Threads()
 	warps := threads / ir.WarpSize
 	mask := dsl.N(1<<bits - 1)
-	m := Multisplit{bits: bits, n: keys.n, threads: threads, stride: warps | 1,
+	n := keys.n
+	most, bounded := keys.maxLen()
+	bounded = bounded && most <= maxPartialRanks
+	if _, fixed := constLen(n); bounded && !fixed {
+		n = dsl.Let(b, n.Min(dsl.N(most))).Exp // memory-safe past a broken bound
+	}
+	m := Multisplit{bits: bits, n: n, threads: threads, stride: warps | 1,
 		digit: func(i dsl.U32) dsl.U32 { return digit(clamped(keys, i)).And(mask) },
-		r:     dealTiles(b, keys.n, warps)}
+		r:     dealTiles(b, n, warps)}
 	size := (1 << bits) * m.stride
-	m.counters, m.work = dsl.Shared[uint32](b, size), dsl.Shared[uint32](b, size)
+	m.counters = dsl.Shared[uint32](b, size)
+	if bounded {
+		m.partial = dsl.Shared[uint16](b, int(max(most, 1)))
+	} else {
+		m.work = dsl.Shared[uint32](b, size)
+	}
 	b.ForAll(dsl.N(uint32(size)), func(t *dsl.Thread, i dsl.U32) { m.counters.Store(t, i, dsl.N(0)) })
 	b.Sync()
 	b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
-		m.eachPeers(t, tid, func(t *dsl.Thread, _ dsl.U32, valid dsl.Bool, counter, peers, below dsl.U32) {
-			t.If(valid.And(below.Eq(dsl.N(0))), func(t *dsl.Thread) {
-				m.counters.Atomic(t, dsl.AtomicAdd, counter, peers.PopCount())
-			})
+		m.eachPeers(t, tid, func(t *dsl.Thread, i dsl.U32, valid dsl.Bool, counter, peers, below dsl.U32) {
+			if !m.bounded() {
+				t.If(valid.And(below.Eq(dsl.N(0))), func(t *dsl.Thread) {
+					m.counters.Atomic(t, dsl.AtomicAdd, counter, peers.PopCount())
+				})
+				return
+			}
+			rank := countUp(t, m.counters, valid, counter, peers, below)
+			t.If(valid, func(t *dsl.Thread) { m.partial.Store(t, i, dsl.Cast[uint16](rank)) })
 		})
 	})
 	b.Sync()
 	ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), FromArray(m.counters)).Run(b, m.counters.Store)
 	b.Sync()
 	return m
+}
+
+// bounded reports whether m keeps partial ranks.
+func (m Multisplit) bounded() bool { return m.partial.IR() != nil }
+
+// countUp adds, in the lowest of the lanes peers of a tile, their number
+// to the counter of their digit, and returns in each of them the
+// counter's value before, plus below: the lane's rank among the elements
+// the counter counts. Every lane of the warp runs it (it shuffles).
+func countUp(t *dsl.Thread, counters dsl.Array[uint32], valid dsl.Bool, counter, peers, below dsl.U32) dsl.U32 {
+	base := dsl.Let(t, dsl.N(0))
+	t.If(valid.And(below.Eq(dsl.N(0))), func(t *dsl.Thread) {
+		base.Set(counters.Fetch(t, dsl.AtomicAdd, counter, peers.PopCount()))
+	})
+	// The lowest peer; a lane past the end has none, and reads lane 31.
+	leader := peers.FindFirstSet().Sub(dsl.N(1)).And(dsl.N(ir.WarpSize - 1))
+	return dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, base.Exp, leader).Add(below)).Exp
 }
 
 // eachPeers runs body in the thread tid of the block for every tile of its
@@ -150,35 +201,37 @@ func (m Multisplit) invalid(method string) string {
 
 // Ranks returns, at index i, the rank of element i in the stable sort of
 // the keys by digit (where ScatterByRank puts it), as a Push array of the
-// block, to run in the block body given to BlockMultisplit. Each run copies
-// the counters (between two barriers) and goes over the keys' tiles again:
-// the lowest lane with a digit in a tile adds their number to its warp's
-// copy of the digit's counter with a shared atomic, whose old value it
-// shuffles to the others, which add the number of lanes with the digit
-// below theirs.
+// block, to run in the block body given to BlockMultisplit. With partial
+// ranks kept, element i's rank is its digit's scanned counter of the warp
+// that held it plus its partial rank. Otherwise each run copies the
+// counters (between two barriers) and goes over the keys' tiles again: the
+// lowest lane with a digit in a tile adds their number to its warp's copy
+// of the digit's counter with a shared atomic, whose old value it shuffles
+// to the others, which add the number of lanes with the digit below
+// theirs.
 func (m Multisplit) Ranks() Push[*dsl.Block, uint32] {
 	if msg := m.invalid("Ranks"); msg != "" {
 		bad := dsl.Invalid[uint32](msg)
 		return Push[*dsl.Block, uint32]{n: bad, run: func(b *dsl.Block, _ Writer[uint32]) { dsl.Let(b, bad) }}
 	}
+	if m.bounded() {
+		return ToPush[*dsl.Block](Generate(m.n, func(i dsl.U32) dsl.U32 {
+			warp := i.Div(dsl.N(ir.WarpSize)).Div(m.r.perWarp)
+			return m.counters.At(m.digit(i).Mul(dsl.N(uint32(m.stride))).Add(warp)).Add(dsl.Cast[uint32](m.partial.At(i)))
+		}))
+	}
 	return Push[*dsl.Block, uint32]{n: m.n, run: m.rank}
 }
 
-// rank records Ranks in b.
+// rank records Ranks without partial ranks in b.
 func (m Multisplit) rank(b *dsl.Block, w Writer[uint32]) {
 	b.Sync() // the copy of an earlier run may still be counted up
 	ToPush[*dsl.Block](FromArray(m.counters)).Run(b, m.work.Store)
 	b.Sync()
 	b.ForAll(dsl.N(uint32(m.threads)), func(t *dsl.Thread, tid dsl.U32) {
 		m.eachPeers(t, tid, func(t *dsl.Thread, i dsl.U32, valid dsl.Bool, counter, peers, below dsl.U32) {
-			base := dsl.Let(t, dsl.N(0))
-			t.If(valid.And(below.Eq(dsl.N(0))), func(t *dsl.Thread) {
-				base.Set(m.work.Fetch(t, dsl.AtomicAdd, counter, peers.PopCount()))
-			})
-			// The lowest peer; a lane past the end has none, and reads lane 31.
-			leader := peers.FindFirstSet().Sub(dsl.N(1)).And(dsl.N(ir.WarpSize - 1))
-			rank := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, base.Exp, leader).Add(below))
-			t.If(valid, func(t *dsl.Thread) { w(t, i, rank.Exp) })
+			rank := countUp(t, m.work, valid, counter, peers, below)
+			t.If(valid, func(t *dsl.Thread) { w(t, i, rank) })
 		})
 	})
 }

@@ -12,8 +12,10 @@ import (
 // tiledMultisplitKernel returns a kernel whose blocks each rank a tile of
 // tile keys of the input (the last tile partial) with BlockMultisplit, as
 // a radix sort pass does: the tile's keys sorted by digit, its Ranks and
-// its Counts, each at the tile's place in the outputs.
-func tiledMultisplitKernel(threads, bits, tile int) *dsl.Kernel {
+// its Counts, each at the tile's place in the outputs. With inShared the
+// block first loads its tile into shared memory, so that the keys' length
+// has a constant bound (the multisplit keeps partial ranks).
+func tiledMultisplitKernel(threads, bits, tile int, inShared bool) *dsl.Kernel {
 	k := dsl.NewKernel("tiledMultisplit", threads)
 	in := dsl.Input[uint32](k, "keys")
 	sorted, ranks, counts := dsl.Output[uint32](k, "sorted"), dsl.Output[uint32](k, "ranks"),
@@ -22,7 +24,13 @@ func tiledMultisplitKernel(threads, bits, tile int) *dsl.Kernel {
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(dsl.CeilDiv(in.Len(), size), func(b *dsl.Block, bid dsl.U32) {
 			first := dsl.Let(b, bid.Mul(size))
-			keys := arrays.Take(size.Min(in.Len().Sub(first.Exp)), arrays.Drop(first.Exp, arrays.FromArray(in)))
+			count := size.Min(in.Len().Sub(first.Exp))
+			keys := arrays.Take(count, arrays.Drop(first.Exp, arrays.FromArray(in)))
+			if inShared {
+				keys = arrays.Take(count, arrays.Compute(b, arrays.Generate(size, func(i dsl.U32) dsl.U32 {
+					return dsl.Select(i.Lt(count), in.At(first.Add(i)), dsl.N(0))
+				})))
+			}
 			m := arrays.BlockMultisplit(b, bits, keys, digitOf)
 			at := func(out dsl.Array[uint32], base dsl.U32) arrays.Writer[uint32] {
 				return func(t *dsl.Thread, i dsl.U32, v dsl.U32) { out.Store(t, base.Add(i), v) }
@@ -46,12 +54,14 @@ func TestGPUMultisplit(t *testing.T) {
 	for bits := 1; bits <= arrays.MaxDigitBits; bits++ {
 		threads := 32 << r.IntN(6)
 		tile := threads * (1 + r.IntN(16))
-		for _, n := range []int{1, tile - 1, tile + 1, 1 + r.IntN(1<<18)} {
+		for j, n := range []int{1, tile - 1, tile + 1, 1 + r.IntN(1<<18)} {
 			dist := distributions[r.IntN(len(distributions))]
 			keys := digitKeys(r.Uint64(), n, bits, dist)
 			tiles := (n + tile - 1) / tile
-			what := fmt.Sprintf("%s, %d keys by %d bits, %d threads, tiles of %d", dist.name, n, bits, threads, tile)
-			k := func() *dsl.Kernel { return tiledMultisplitKernel(threads, bits, tile) }
+			inShared := (bits+j)%2 == 0 // both ways for every width and length
+			what := fmt.Sprintf("%s, %d keys by %d bits, %d threads, tiles of %d (in shared memory: %v)", dist.name, n, bits,
+				threads, tile, inShared)
+			k := func() *dsl.Kernel { return tiledMultisplitKernel(threads, bits, tile, inShared) }
 			sameOnBoth(t, gpu, k, what, keys, n, n, tiles<<bits)
 			got, err := run(gpu, k(), keys, n, n, tiles<<bits)
 			if err != nil {

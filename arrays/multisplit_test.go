@@ -60,8 +60,10 @@ func digitKeys(seed uint64, n, bits int, dist distribution) []uint32 {
 
 // multisplitKernel returns a one-block kernel that writes the Ranks, the
 // keys scattered by them, the Counts and the Offsets of the BlockMultisplit
-// of its input by digitOf.
-func multisplitKernel(threads, bits int) *dsl.Kernel {
+// of its input by digitOf. With a bound above 0 the keys are first copied
+// to shared memory of bound elements, so that their length has a constant
+// bound and the multisplit keeps partial ranks.
+func multisplitKernel(threads, bits, bound int) *dsl.Kernel {
 	k := dsl.NewKernel("multisplit", threads)
 	in := dsl.Input[uint32](k, "keys")
 	ranks, sorted := dsl.Output[uint32](k, "ranks"), dsl.Output[uint32](k, "sorted")
@@ -69,6 +71,9 @@ func multisplitKernel(threads, bits int) *dsl.Kernel {
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
 			keys := arrays.FromArray(in)
+			if bound > 0 {
+				keys = arrays.ComputeInto(b, dsl.Shared[uint32](b, bound), keys)
+			}
 			m := arrays.BlockMultisplit(b, bits, keys, digitOf)
 			arrays.WriteTo(b, ranks, m.Ranks())
 			arrays.WriteTo(b, sorted, arrays.ScatterByRank(m.Ranks(), keys))
@@ -101,11 +106,21 @@ func countingSort(keys []uint32, bits int) (ranks, sorted, counts, offsets []uin
 	return ranks, sorted, counts, offsets
 }
 
-// checkMultisplit runs multisplitKernel on keys and compares it with the
-// stable counting sort.
+// checkMultisplit runs multisplitKernel on keys, with the keys' length
+// unbounded and bounded, and compares it with the stable counting sort.
 func checkMultisplit(dev runtime.Device, threads, bits int, keys []uint32) string {
-	got, err := run(dev, multisplitKernel(threads, bits), keys, len(keys), len(keys), 1<<bits, 1<<bits)
-	where := fmt.Sprintf("Multisplit of %d keys by %d bits, %d threads: ", len(keys), bits, threads)
+	for _, bound := range []int{0, len(keys) + 7} {
+		if msg := checkMultisplitBound(dev, threads, bits, bound, keys); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// checkMultisplitBound is checkMultisplit for one bound.
+func checkMultisplitBound(dev runtime.Device, threads, bits, bound int, keys []uint32) string {
+	got, err := run(dev, multisplitKernel(threads, bits, bound), keys, len(keys), len(keys), 1<<bits, 1<<bits)
+	where := fmt.Sprintf("Multisplit of %d keys (bound %d) by %d bits, %d threads: ", len(keys), bound, bits, threads)
 	if err != nil {
 		return where + err.Error()
 	}

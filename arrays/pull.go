@@ -2,6 +2,7 @@ package arrays
 
 import (
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/simplify"
 )
 
@@ -9,6 +10,10 @@ import (
 type Pull[T dsl.Scalar] struct {
 	n  dsl.U32
 	ix func(dsl.U32) dsl.Exp[T]
+	// most, when not 0, is a constant the length never exceeds: Take of an
+	// array of constant length keeps that length as its bound, so that a
+	// collective may keep state per element in memory of a fixed size.
+	most uint32
 }
 
 // Generate returns the array of length n whose element i is f(i).
@@ -18,7 +23,11 @@ func Generate[T dsl.Scalar](n dsl.U32, f func(i dsl.U32) dsl.Exp[T]) Pull[T] {
 
 // FromArray returns the array a reads.
 func FromArray[T dsl.Scalar](a dsl.Array[T]) Pull[T] {
-	return Pull[T]{n: a.Len(), ix: a.At}
+	p := Pull[T]{n: a.Len(), ix: a.At}
+	if arr := a.IR(); arr != nil && arr.Space != ir.Global && arr.Size > 0 {
+		p.most = uint32(arr.Size)
+	}
+	return p
 }
 
 // Len returns the array's length.
@@ -34,18 +43,18 @@ func (a Pull[T]) At(i dsl.U32) dsl.Exp[T] {
 
 // Map applies f to every element.
 func Map[A, B dsl.Scalar](a Pull[A], f func(dsl.Exp[A]) dsl.Exp[B]) Pull[B] {
-	return Pull[B]{n: a.n, ix: func(i dsl.U32) dsl.Exp[B] { return f(a.ix(i)) }}
+	return Pull[B]{n: a.n, most: a.most, ix: func(i dsl.U32) dsl.Exp[B] { return f(a.ix(i)) }}
 }
 
 // ZipWith combines the elements of a and b pairwise with f; the result has
 // the length of a (b must be at least as long).
 func ZipWith[A, B, C dsl.Scalar](f func(dsl.Exp[A], dsl.Exp[B]) dsl.Exp[C], a Pull[A], b Pull[B]) Pull[C] {
-	return Pull[C]{n: a.n, ix: func(i dsl.U32) dsl.Exp[C] { return f(a.ix(i), b.ix(i)) }}
+	return Pull[C]{n: a.n, most: a.most, ix: func(i dsl.U32) dsl.Exp[C] { return f(a.ix(i), b.ix(i)) }}
 }
 
 // IxMap permutes a: element i of the result is element f(i) of a.
 func IxMap[T dsl.Scalar](f func(dsl.U32) dsl.U32, a Pull[T]) Pull[T] {
-	return Pull[T]{n: a.n, ix: func(i dsl.U32) dsl.Exp[T] { return a.ix(f(i)) }}
+	return Pull[T]{n: a.n, most: a.most, ix: func(i dsl.U32) dsl.Exp[T] { return a.ix(f(i)) }}
 }
 
 // Reverse reverses a.
@@ -59,8 +68,14 @@ func SplitAt[T dsl.Scalar](k dsl.U32, a Pull[T]) (Pull[T], Pull[T]) {
 	return Take(k, a), Drop(k, a)
 }
 
-// Take returns the first k elements of a.
-func Take[T dsl.Scalar](k dsl.U32, a Pull[T]) Pull[T] { return Pull[T]{n: k, ix: a.ix} }
+// Take returns the first k elements of a (k must not exceed a's length).
+func Take[T dsl.Scalar](k dsl.U32, a Pull[T]) Pull[T] {
+	most, _ := a.maxLen()
+	if c, ok := constLen(k); ok && (most == 0 || c < most) {
+		most = c
+	}
+	return Pull[T]{n: k, ix: a.ix, most: most}
+}
 
 // Drop returns a without its first k elements.
 func Drop[T dsl.Scalar](k dsl.U32, a Pull[T]) Pull[T] {
@@ -191,6 +206,15 @@ func seqFor(t *dsl.Thread, n dsl.U32, body func(t *dsl.Thread, i dsl.U32)) {
 		return
 	}
 	t.For(n, body)
+}
+
+// maxLen returns a constant a's length never exceeds, when one is known:
+// the length itself when it is a constant, or the bound Take kept.
+func (a Pull[T]) maxLen() (uint32, bool) {
+	if c, ok := constLen(a.n); ok {
+		return c, true
+	}
+	return a.most, a.most > 0
 }
 
 // constLen returns the length n when it is a constant.

@@ -23,9 +23,10 @@ import (
 // digits' counts and looks back over the tiles before it for the count of
 // each digit there (LookBack, one thread per digit, in the same launch),
 // and adds the pass's global offset of each digit (ScanExclusive of the
-// pass's row of the histogram). The keys then leave the block in the
-// order of their rank, so that consecutive threads write consecutive
-// addresses within a digit's run; values follow their keys.
+// pass's row of the histogram). The keys then move to their ranks in
+// shared memory and leave the block in that order, so that consecutive
+// threads write consecutive addresses within a digit's run; values follow
+// their keys.
 //
 // Keys are sorted by their bits in an order-preserving form (CUB's
 // "twiddle"), applied when a pass loads a key and undone when it stores
@@ -331,20 +332,28 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			base := arrays.Compute(b, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
 				return global.At(d).Add(before.At(d)).Sub(m.Offsets().At(d))
 			}))
-			// from[r] is the key of rank r.
-			from := dsl.Shared[uint32](b, int(tileLen))
-			arrays.ScatterByRank(m.Ranks(), arrays.Generate(count, func(i dsl.U32) dsl.U32 { return i })).Run(b, from.Store)
+			// sorted[r] is the key of rank r; from[r], for values, its index.
+			sorted := dsl.Shared[U](b, int(tileLen))
+			var from dsl.Array[uint32]
+			if values != KeysOnly {
+				from = dsl.Shared[uint32](b, int(tileLen))
+			}
+			m.Ranks().Run(b, func(t *dsl.Thread, i, r dsl.U32) {
+				sorted.Store(t, r, keys.At(i))
+				if values != KeysOnly {
+					from.Store(t, r, i)
+				}
+			})
 			b.Sync()
 			b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
-				i := dsl.Let(t, from.At(j))
-				u := dsl.Let(t, keys.At(i.Exp))
+				u := dsl.Let(t, sorted.At(j))
 				at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
 				keysOut.Store(t, at.Exp, kb.store(u.Exp))
 				switch values {
 				case Pairs:
-					valuesOut.Store(t, at.Exp, valuesIn.At(first.Add(i.Exp)))
+					valuesOut.Store(t, at.Exp, valuesIn.At(first.Add(from.At(j))))
 				case Positions:
-					positionsOut.Store(t, at.Exp, first.Add(i.Exp))
+					positionsOut.Store(t, at.Exp, first.Add(from.At(j)))
 				}
 			})
 		})
