@@ -121,8 +121,12 @@ func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit f
 		n = dsl.Let(b, n.Min(dsl.N(most))).Exp // memory-safe past a broken bound
 	}
 	m := Multisplit{bits: bits, n: n, threads: threads, stride: warps | 1,
-		digit: func(i dsl.U32) dsl.U32 { return digit(clamped(keys, i)).And(mask) },
-		r:     dealTiles(b, n, warps)}
+		digit: func(i dsl.U32) dsl.U32 { return digit(clamped(keys, i)).And(mask) }}
+	if bounded { // the warps of most keys: a constant dealing
+		m.r = dealTilesUpTo(n, most, warps)
+	} else {
+		m.r = dealTiles(b, n, warps)
+	}
 	size := (1 << bits) * m.stride
 	m.counters = dsl.Shared[uint32](b, size)
 	if bounded {

@@ -12,6 +12,10 @@ import (
 // (CUB's warp-striped arrangement: the lanes read neighbouring addresses).
 type tiles struct {
 	n, count, perWarp dsl.U32
+	even              bool // every warp has perWarp tiles
+	// padded: tiles were dealt for more elements than n, and those past n
+	// are skipped.
+	padded bool
 }
 
 // dealTiles returns how n elements are dealt to warps warps, computed once
@@ -22,10 +26,24 @@ func dealTiles(p dsl.Program, n dsl.U32, warps int) tiles {
 	return tiles{n: n, count: count.Exp, perWarp: perWarp.Exp}
 }
 
+// dealTilesUpTo returns how at most most elements, n of them, are dealt
+// to warps warps, in tiles and runs of constant length: the elements' warps
+// are those of most elements, and the tiles past n are empty.
+func dealTilesUpTo(n dsl.U32, most uint32, warps int) tiles {
+	count := (most + ir.WarpSize - 1) / ir.WarpSize
+	w := uint32(max(warps, 1))
+	perWarp := (count + w - 1) / w
+	return tiles{n: n, count: dsl.N(count), perWarp: dsl.N(perWarp), even: count == perWarp*w, padded: true}
+}
+
 // ofWarp returns the first tile of warp w and its number of tiles (0 for a
-// warp past the last tile), the same in every lane of the warp.
+// warp past the last tile), the same in every lane of the warp: a constant
+// when every warp has as many.
 func (r tiles) ofWarp(w dsl.U32) (first, count dsl.U32) {
 	first = w.Mul(r.perWarp)
+	if r.even {
+		return first, r.perWarp
+	}
 	return first, dsl.Select(first.Lt(r.count), r.perWarp.Min(r.count.Sub(first)), dsl.N(0))
 }
 
@@ -34,8 +52,14 @@ func (r tiles) ofWarp(w dsl.U32) (first, count dsl.U32) {
 // below n. Every lane of the warp runs every tile, so body may ballot.
 func (r tiles) each(t *dsl.Thread, first, count, lane dsl.U32, body func(t *dsl.Thread, i dsl.U32, valid dsl.Bool)) {
 	t.For(count, func(t *dsl.Thread, j dsl.U32) {
-		i := dsl.Let(t, first.Add(j).Mul(dsl.N(ir.WarpSize)).Add(lane)) // below 2^32: the tile is below ceil(n/32)
-		body(t, i.Exp, i.Lt(r.n))
+		start := dsl.Let(t, first.Add(j).Mul(dsl.N(ir.WarpSize))) // below 2^32: the tile is below ceil(n/32) or ceil(most/32)
+		i := dsl.Let(t, start.Add(lane))
+		if !r.padded {
+			body(t, i.Exp, i.Lt(r.n))
+			return
+		}
+		// The same in every lane of the warp: the whole warp skips the tile.
+		t.If(start.Lt(r.n), func(t *dsl.Thread) { body(t, i.Exp, i.Lt(r.n)) })
 	})
 }
 
