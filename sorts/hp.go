@@ -176,7 +176,9 @@ var (
 		op: "0-compressed H-P sort",
 		needs: func(s *Sorter, n, bins int) []need {
 			m := min(n, bins) + 1 // at most this many values occur, and C[0]
-			return append(s.scanNeeds(max(n, bins), false), need{&s.sc.pos, bins}, need{&s.sc.counts, m}, need{&s.sc.values, m})
+			// The scans are of A01 (bins), of C (m, one more than the
+			// keys when every key is distinct) and of y (n).
+			return append(s.scanNeeds(max(n, bins, m), false), need{&s.sc.pos, bins}, need{&s.sc.counts, m}, need{&s.sc.values, m})
 		},
 		run: runHPFew,
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
@@ -147,6 +148,37 @@ func TestHPSortDistinctRepeatedKey(t *testing.T) {
 		_, err := onBuffers(dev, keys, func(out, in *runtime.Buffer[uint32]) error { return s.HPSortDistinct(out, in, 0, 10) })
 		if !errors.Is(err, sorts.ErrNotDistinct) {
 			t.Errorf("1-H-P of %v: error %v, want ErrNotDistinct", keys, err)
+		}
+	}
+}
+
+// TestHPSortsAtAScanTile sorts as many distinct keys as their range holds,
+// a multiple of the device scan's tile: then 0-compressed H-P scans one
+// more count than there are keys (C[0] and one per value), which crosses
+// into one more tile of the scan.
+func TestHPSortsAtAScanTile(t *testing.T) {
+	dev := runtime.CPU()
+	s, err := sorts.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n := arrays.DeviceScanTile
+	r := rand.New(rand.NewPCG(rand.Uint64(), 12))
+	keys := make([]uint32, n)
+	for i, k := range r.Perm(n) {
+		keys[i] = uint32(k)
+	}
+	for _, m := range hpMethods {
+		got, err := onBuffers(dev, keys, func(out, in *runtime.Buffer[uint32]) error {
+			return m.sort(s)(out, in, 0, uint32(n))
+		})
+		if err != nil {
+			t.Errorf("%s of %d distinct keys over [0, %d): %v", m.name, n, n, err)
+			continue
+		}
+		if i := firstDiff(got, slices.Sorted(slices.Values(keys))); i >= 0 {
+			t.Errorf("%s of %d distinct keys over [0, %d): first difference at %d", m.name, n, n, i)
 		}
 	}
 }
