@@ -64,25 +64,37 @@
 // SortKeys (device buffers, told the keys' range) and Sort (a slice, its
 // range found first) pick the algorithm by a cost model over the number of
 // keys n and the number of values of their range: up to
-// kernels.BlockSortMaxKeys keys, the single-block sort (one launch);
-// otherwise counting sort while the range holds at most 2^24 values (n up
-// to 2^20) or 2^25 values (larger n), and the radix sort beyond. The
-// limits are the table countingLimits, from these medians (milliseconds)
-// of cmd/obsbench on an H200, counting sort against the radix sort told the
-// range's bits, uniform keys:
+// kernels.BlockSortMaxKeys keys, the single-block sort (one launch); up to
+// 2^16 keys, the radix sort; up to 2^20 keys, counting sort for ranges of
+// more than 2^16 and up to 2^23 values; beyond, counting sort for ranges of
+// up to 2^25 values; the radix sort otherwise. The limits are the table
+// countingLimits, from these medians (milliseconds) of cmd/obsbench on an
+// H200 in one run, counting sort against the radix sort told the range's
+// bits, uniform keys unless said:
 //
-//	keys    range  counting  radix
-//	2^16    2^12   0.178     0.577
-//	2^16    2^24   0.405     0.503
-//	2^20    2^16   0.270     0.219
-//	2^20    2^24   0.205     0.375
-//	2^25    2^8    0.308     0.554
-//	2^25    2^20   0.508     1.365
-//	2^25    2^24   0.741     1.370
-//	2^25    2^25   1.005     2.099  (unique keys)
+//	keys     range  counting  radix
+//	2^16     2^8    0.061     0.046
+//	2^16     2^12   0.049     0.047
+//	2^16     2^16   0.088     0.055
+//	2^16     2^24   0.279     0.058
+//	1000003  2^8    0.062     0.051
+//	1000003  2^20   0.060     0.082  (unique keys)
+//	2^20     2^8    0.046     0.054
+//	2^20     2^16   0.142     0.068
+//	2^20     2^20   0.077     0.093
+//	2^20     2^22   0.072     0.086
+//	2^20     2^24   0.175     0.083
+//	2^25     2^8    0.222     0.408
+//	2^25     2^16   0.290     0.712
+//	2^25     2^24   0.739     1.027
+//	2^25     2^25   1.014     1.356  (unique keys)
 //
-// Counting sort was the faster in every measured cell but a few of small
-// ranges at 2^20 keys, within the runs' spread; ranges wider than those
+// Up to 2^16 keys the radix sort, which reads nothing back to the host,
+// was as fast or faster for every range. Around 2^20 keys counting sort
+// won by 15-20 % for ranges of 2^17 to 2^23 values, lost by half for 2^14
+// to 2^16 and past 2^23, and for ranges of 2^4 to 2^12 the two were within
+// the runs' spread, each ahead at one of 2^20 and 1000003 keys. At 2^25
+// keys counting sort won for every range measured; ranges wider than those
 // measured go to the radix sort, whose cost does not grow with the range.
 //
 // # The papers' sorts

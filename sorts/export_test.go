@@ -20,6 +20,15 @@ func (s *Sorter) SetRadixShape(threads, perThread, bits int) {
 	s.radixShape = kernels.RadixShape{Threads: threads, PerThread: perThread, Bits: bits}
 }
 
+// SetCountingAbove makes the cost model pick counting sort for more than
+// keys keys in ranges of up to upTo values, and the radix sort for fewer
+// keys, so that the tests reach both with few keys.
+func (s *Sorter) SetCountingAbove(keys int, upTo uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.costModel = []countingLimit{{keys: keys}, {keys: keys + 1, upTo: upTo}}
+}
+
 // Picked returns the name of the algorithm SortKeys picks for n keys in a
 // range of bins values.
 func (s *Sorter) Picked(n int, bins uint64) string {

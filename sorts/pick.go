@@ -18,23 +18,27 @@ const (
 )
 
 // countingLimit is a row of the cost model: for up to keys keys, counting
-// sort is faster than the radix sort for ranges of up to bins values.
+// sort is faster than the radix sort for ranges of more than above and up
+// to upTo values.
 type countingLimit struct {
-	keys int
-	bins uint64
+	keys        int
+	above, upTo uint64
 }
 
 // countingLimits is the cost model's table, from the medians of cmd/obsbench
-// on an H200 (counting sort against the radix sort told the range's bits,
-// uniform keys of ranges 2^4..2^24, sorted and unique keys): rows in
-// increasing keys; past the last row, the last row's bins. Counting sort
-// was the faster wherever it was measured (ranges up to 2^24 values at
-// 2^16 and 2^20 keys, up to 2^25 at 2^25 keys: 1.0 ms against 2.1 ms);
-// wider ranges, which were not measured, go to the radix sort. See the
-// package documentation.
+// on an H200 (counting sort against the radix sort told the range's bits;
+// uniform keys of ranges 2^4..2^24, all keys equal, sorted and unique keys;
+// 2^16, 1000003, 2^20 and 2^25 keys; see the package documentation): rows
+// in increasing keys; past the last row, the last row's ranges. Up to 2^16
+// keys the radix sort, which reads nothing back, was as fast or faster for
+// every range; up to 2^20 keys counting sort was faster only for ranges of
+// 2^17 to 2^23 values, by about 15 %; at 2^25 keys it was faster for every
+// range measured (up to 2^25 values). Wider ranges go to the radix sort,
+// whose cost does not grow with the range.
 var countingLimits = []countingLimit{
-	{keys: 1 << 20, bins: 1 << 24},
-	{keys: 1 << 25, bins: 1 << 25},
+	{keys: 1 << 16},
+	{keys: 1 << 20, above: 1 << 16, upTo: 1 << 23},
+	{keys: 1 << 25, upTo: 1 << 25},
 }
 
 // pick returns the algorithm the cost model predicts fastest for n keys
@@ -46,14 +50,18 @@ func (s *Sorter) pick(n int, bins uint64) algorithm {
 	case bins > MaxBins:
 		return radixAlgorithm
 	}
-	limit := countingLimits[len(countingLimits)-1].bins
-	for _, row := range countingLimits {
-		if n <= row.keys {
-			limit = row.bins
+	table := s.costModel
+	if table == nil {
+		table = countingLimits
+	}
+	row := table[len(table)-1]
+	for _, r := range table {
+		if n <= r.keys {
+			row = r
 			break
 		}
 	}
-	if bins <= limit {
+	if bins > row.above && bins <= row.upTo {
 		return countingAlgorithm
 	}
 	return radixAlgorithm

@@ -18,6 +18,7 @@ import (
 // model pick each of its algorithms, and that each was picked.
 func TestSortKeysPicksEveryAlgorithm(t *testing.T) {
 	s, dev := smallTiles(t)
+	s.SetCountingAbove(4096, 1<<25) // counting sort reached with 5000 keys
 	picked := map[string]int{}
 	props := gopter.NewProperties(proptest.Parameters(t, 30))
 	props.Property("SortKeys sorts", prop.ForAll(func(n int, rangeBits int, lo uint32, seed uint64) string {
@@ -57,8 +58,9 @@ func TestSortKeysPicksEveryAlgorithm(t *testing.T) {
 }
 
 // TestCostModelTable checks the cost model's choices at its table's edges:
-// the block sort for few keys, counting sort for narrow ranges, the radix
-// sort for ranges past MaxBins whatever the number of keys.
+// the block sort for few keys, the radix sort up to 2^16 keys, counting
+// sort inside each row's ranges, the radix sort outside them and for
+// ranges past MaxBins whatever the number of keys.
 func TestCostModelTable(t *testing.T) {
 	s, err := sorts.New(runtime.CPU())
 	if err != nil {
@@ -70,10 +72,11 @@ func TestCostModelTable(t *testing.T) {
 		bins uint64
 		want string
 	}{
-		{1, 1 << 32, "block"}, {2048, 1 << 32, "block"}, {2049, 16, "counting"},
-		{1 << 25, 1 << 16, "counting"}, {1 << 25, 1 << 30, "radix"}, {1 << 30, sorts.MaxBins + 1, "radix"},
-		{1 << 16, 1 << 24, "counting"}, {1 << 16, 1<<24 + 1, "radix"}, {1 << 25, 1 << 25, "counting"},
-		{1 << 27, 1<<25 + 1, "radix"},
+		{1, 1 << 32, "block"}, {2048, 1 << 32, "block"}, {2049, 16, "radix"}, {1 << 16, 1 << 20, "radix"},
+		{1<<16 + 1, 1 << 16, "radix"}, {1<<16 + 1, 1<<16 + 1, "counting"}, {1 << 20, 1 << 23, "counting"},
+		{1 << 20, 1<<23 + 1, "radix"}, {1<<20 + 1, 16, "counting"}, {1 << 25, 1 << 16, "counting"},
+		{1 << 25, 1 << 30, "radix"}, {1 << 30, sorts.MaxBins + 1, "radix"}, {1 << 25, 1 << 25, "counting"},
+		{1 << 27, 1<<25 + 1, "radix"}, {1 << 27, 1 << 25, "counting"},
 	} {
 		if got := s.Picked(c.n, c.bins); got != c.want {
 			t.Errorf("%d keys in %d values: picked %s, want %s", c.n, c.bins, got, c.want)

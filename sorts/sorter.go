@@ -55,6 +55,8 @@ type Sorter struct {
 	// radixShape, when not zero, replaces the shape of their blocks.
 	radix      map[string]runtime.Function
 	radixShape kernels.RadixShape
+	// costModel, when not nil, replaces countingLimits.
+	costModel []countingLimit
 }
 
 // kernelLoad is a kernel New builds and loads, and where it keeps it.
