@@ -78,7 +78,7 @@
 //	2^16     2^16   0.088     0.055
 //	2^16     2^24   0.279     0.058
 //	1000003  2^8    0.062     0.051
-//	1000003  2^20   0.060     0.082  (unique keys)
+//	1000003  10^6   0.060     0.082  (unique keys: 1000003 values)
 //	2^20     2^8    0.046     0.054
 //	2^20     2^16   0.142     0.068
 //	2^20     2^20   0.077     0.093
@@ -91,9 +91,10 @@
 //
 // Up to 2^16 keys the radix sort, which reads nothing back to the host,
 // was as fast or faster for every range. Around 2^20 keys counting sort
-// won by 15-20 % for ranges of 2^17 to 2^23 values, lost by half for 2^14
-// to 2^16 and past 2^23, and for ranges of 2^4 to 2^12 the two were within
-// the runs' spread, each ahead at one of 2^20 and 1000003 keys. At 2^25
+// won by 15-20 % for ranges of 2^17 to 2^23 values, lost for 2^14 (by
+// 14 %), 2^16 and 2^24 values (by half), and for ranges of 2^4 to 2^12
+// the two were within the runs' spread, each ahead at one of 2^20 and
+// 1000003 keys. At 2^25
 // keys counting sort won for every range measured; ranges wider than those
 // measured go to the radix sort, whose cost does not grow with the range.
 //
