@@ -332,21 +332,23 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			base := arrays.Compute(b, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
 				return global.At(d).Add(before.At(d)).Sub(m.Offsets().At(d))
 			}))
-			// sorted[r] is the key of rank r; from[r], for values, its index.
-			sorted := dsl.Shared[U](b, int(tileLen))
+			// Keys alone move to their ranks in shared memory (sorted[r] is
+			// the key of rank r); with values, the index of the key of rank
+			// r does (from[r]), so that shared memory holds one array more.
+			var sorted dsl.Array[U]
 			var from dsl.Array[uint32]
-			if values != KeysOnly {
+			keyOfRank := func(j dsl.U32) dsl.Exp[U] { return sorted.At(j) }
+			if values == KeysOnly {
+				sorted = dsl.Shared[U](b, int(tileLen))
+				arrays.ScatterByRank(m.Ranks(), keys).Run(b, sorted.Store)
+			} else {
 				from = dsl.Shared[uint32](b, int(tileLen))
+				arrays.ScatterByRank(m.Ranks(), arrays.Generate(count, func(i dsl.U32) dsl.U32 { return i })).Run(b, from.Store)
+				keyOfRank = func(j dsl.U32) dsl.Exp[U] { return keys.At(from.At(j)) }
 			}
-			m.Ranks().Run(b, func(t *dsl.Thread, i, r dsl.U32) {
-				sorted.Store(t, r, keys.At(i))
-				if values != KeysOnly {
-					from.Store(t, r, i)
-				}
-			})
 			b.Sync()
 			b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
-				u := dsl.Let(t, sorted.At(j))
+				u := dsl.Let(t, keyOfRank(j))
 				at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
 				keysOut.Store(t, at.Exp, kb.store(u.Exp))
 				switch values {
