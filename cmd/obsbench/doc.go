@@ -38,12 +38,16 @@
 // ranges it accepts, how it runs on the device buffers, and how its result
 // is checked; a distribution gets every method of its key type that
 // accepts its range (and, with -method, whose name matches the regular
-// expression; the baseline still runs whole). Today: Sorter.CountingSort (obs_counting) and
-// Sorter.OccurrenceSort (obs_occurrence), told the range [lo, max+1) and
-// taking ranges of at most sorts.MaxBins values, the paper's kernels of
-// both (obs_counting_paper, obs_occurrence_paper), and scan.ExclusiveSum's
-// single pass over the uint32 keys (obs_scan). A new sort is one more
-// entry.
+// expression; the baseline still runs whole; methods for distinct keys
+// only get the distributions of distinct keys). Today: Sorter.CountingSort
+// (obs_counting) and Sorter.OccurrenceSort (obs_occurrence), told the
+// range [lo, max+1) and taking ranges of at most sorts.MaxBins values, the
+// paper's kernels of both (obs_counting_paper, obs_occurrence_paper),
+// scan.ExclusiveSum's single pass over the uint32 keys (obs_scan), the
+// picked sort (obs_sort), the radix sort of keys and pairs (obs_radix_*,
+// obs_pairs_*), the other papers' sorts (obs_hp, obs_hp_distinct,
+// obs_hp_few, obs_notes_radix, obs_count_pairs) and the sorting networks
+// (obs_net_*). A new sort is one more entry.
 //
 // For every key count and distribution obsbench copies the keys to GPU 0
 // once and times each method with events on the default stream: 3 untimed

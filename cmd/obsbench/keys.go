@@ -82,6 +82,8 @@ type dist[K key] struct {
 	// span returns the range of n keys from rng, a generator in its
 	// seeded state; nil for float keys, which have no integer range.
 	span func(n int, rng *splitMix64) span
+	// distinct says that no two keys are equal.
+	distinct bool
 }
 
 // label implements distribution.
@@ -230,20 +232,23 @@ func otherDistributions() []distribution {
 			},
 		},
 		&dist[uint32]{
-			name: "sorted",
-			typ:  &uint32Keys,
-			gen:  func(n int, _ *splitMix64) []uint32 { return fill(n, func(i int) uint32 { return uint32(i) }) },
-			span: indexSpan,
+			name:     "sorted",
+			typ:      &uint32Keys,
+			distinct: true,
+			gen:      func(n int, _ *splitMix64) []uint32 { return fill(n, func(i int) uint32 { return uint32(i) }) },
+			span:     indexSpan,
 		},
 		&dist[uint32]{
-			name: "reverse",
-			typ:  &uint32Keys,
-			gen:  func(n int, _ *splitMix64) []uint32 { return fill(n, func(i int) uint32 { return uint32(n - 1 - i) }) },
-			span: indexSpan,
+			name:     "reverse",
+			typ:      &uint32Keys,
+			distinct: true,
+			gen:      func(n int, _ *splitMix64) []uint32 { return fill(n, func(i int) uint32 { return uint32(n - 1 - i) }) },
+			span:     indexSpan,
 		},
 		&dist[uint32]{
-			name: "unique",
-			typ:  &uint32Keys,
+			name:     "unique",
+			typ:      &uint32Keys,
+			distinct: true,
 			gen: func(n int, rng *splitMix64) []uint32 {
 				return permute(fill(n, func(i int) uint32 { return uint32(i) }), rng)
 			},

@@ -109,11 +109,11 @@ func (d *dist[K]) measure(b *bench, n int) (rows []row, err error) {
 }
 
 // methodsFor returns the methods that sort K and take keys of span s (ok
-// false: none declared).
+// false: none declared), and, for those that need them, distinct keys.
 func (d *dist[K]) methodsFor(methods []method, s span, ok bool) []*sortMethod[K] {
 	var ms []*sortMethod[K]
 	for _, m := range methods {
-		if m, isK := m.(*sortMethod[K]); isK && m.takes(s, ok) {
+		if m, isK := m.(*sortMethod[K]); isK && m.takes(s, ok) && (!m.distinct || d.distinct) {
 			ms = append(ms, m)
 		}
 	}

@@ -20,12 +20,13 @@ var cpuDistributions = []string{"T4", "T7", "equal", "few16", "sorted", "reverse
 
 // cpuMethods are the methods the CPU tests measure: one of each kind
 // (counting sorts, the scan, the picked sort, the radix sort of two key
-// types, a sorting network), to keep the evaluator's time short.
+// types, a sorting network, 1-H-P for distinct keys), to keep the
+// evaluator's time short.
 var cpuMethods = func() []method {
 	var ms []method
 	for _, m := range ourMethods {
 		switch m.label() {
-		case obsCounting, obsOccurrence, obsScan, obsSort, obsRadixFull, "obs_net_bitonic":
+		case obsCounting, obsOccurrence, obsScan, obsSort, obsRadixFull, "obs_net_bitonic", obsHPDistinct:
 			ms = append(ms, m)
 		}
 	}
@@ -104,9 +105,13 @@ func TestMeasureOnTheCPU(t *testing.T) {
 		}
 		counting := strings.HasPrefix(r.method, "obs_counting") || strings.HasPrefix(r.method, "obs_occurrence") ||
 			strings.HasPrefix(r.method, "obs_hp") || r.method == obsCountPairs
-		if (r.dist == "U64" || r.dist == "few16") && counting {
+		if (r.dist == "U64" || r.dist == "few16") && counting ||
+			r.method == obsHPDistinct && !slices.Contains([]string{"sorted", "reverse", "unique"}, r.dist) {
 			t.Errorf("row %+v: that method does not take those keys", r)
 		}
+	}
+	if !slices.ContainsFunc(rows, func(r row) bool { return r.method == obsHPDistinct && r.dist == "unique" }) {
+		t.Error("no row of 1-H-P on unique keys")
 	}
 	if rows[0].n != 50 || rows[0].dist != "T4" || rows[0].method != obsCounting {
 		t.Errorf("first row %+v, want n=50 T4 obs_counting", rows[0])
@@ -261,11 +266,12 @@ func TestWrongResultIsAnError(t *testing.T) {
 }
 
 // TestMethodFiltering checks which of ourMethods each distribution gets:
-// the counting sorts only uint32 keys of a range they can hold, the scan,
-// the radix sorts and the picked sort every uint32 distribution, and the
-// float and uint64 keys their radix sorts.
+// the counting sorts only uint32 keys of a range they can hold, 1-H-P only
+// distinct ones, the scan, the radix sorts and the picked sort every uint32
+// distribution, and the float and uint64 keys their radix sorts.
 func TestMethodFiltering(t *testing.T) {
-	all := methodNames(ourMethods)
+	distinct := methodNames(ourMethods)
+	all := slices.DeleteFunc(slices.Clone(distinct), func(m string) bool { return m == obsHPDistinct })
 	wide := append([]string{obsScan, obsSort, obsRadixBits, obsRadixFull, obsPairsFull, obsPairsBits, obsNotesRadix},
 		methodNames(networkMethods())...)
 	for _, tc := range []struct {
@@ -279,8 +285,9 @@ func TestMethodFiltering(t *testing.T) {
 		{"skewed", 1 << 10, wide},
 		{"few16", 1 << 10, wide},
 		{"equal", 1 << 10, all},
-		{"sorted", 1 << 30, all},
-		{"unique", 1_000_003, all},
+		{"sorted", 1 << 30, distinct},
+		{"reverse", 1 << 10, distinct},
+		{"unique", 1_000_003, distinct},
 		{"U64", 1 << 10, []string{obsRadixFull, obsPairsFull}},
 		{"F32", 1 << 10, []string{obsRadixFull}},
 	} {

@@ -32,6 +32,8 @@ type sortMethod[K key] struct {
 	// every distribution of K. Float distributions have no span and are
 	// accepted only by a nil accepts.
 	accepts func(s span) bool
+	// distinct says that it sorts only keys that are all distinct.
+	distinct bool
 	// values says that it reads call.values (0, 1, ..., n-1) and writes
 	// call.valuesOut: a sort of pairs or an argsort.
 	values bool
@@ -193,6 +195,12 @@ func rangeMethod(name string, accepts func(span) bool, sort func(s *sorts.Sorter
 	}
 }
 
+// distinctOnly returns m, taking only distributions of distinct keys.
+func distinctOnly[K key](m *sortMethod[K]) *sortMethod[K] {
+	m.distinct = true
+	return m
+}
+
 // anySpan accepts the keys of every distribution that has a span.
 func anySpan(span) bool { return true }
 
@@ -225,6 +233,10 @@ var moreMethods = []method{
 		lo, hi := rangeOf(c)
 		return s.HPSort(c.out, c.keys, lo, hi)
 	}),
+	distinctOnly(rangeMethod(obsHPDistinct, countingRange, func(s *sorts.Sorter, c *call[uint32]) error {
+		lo, hi := rangeOf(c)
+		return s.HPSortDistinct(c.out, c.keys, lo, hi)
+	})),
 	rangeMethod(obsHPFew, countingRange, func(s *sorts.Sorter, c *call[uint32]) error {
 		lo, hi := rangeOf(c)
 		return s.HPSortFew(c.out, c.keys, lo, hi)

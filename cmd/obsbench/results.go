@@ -35,9 +35,11 @@ const (
 	// uint32 values.
 	obsRadixBits = "obs_radix_bits"
 	obsPairsBits = "obs_pairs_bits"
-	// The other papers' sorts: H-P and 0-compressed H-P told the range,
-	// the notes' radix sort by 4-bit digits, the count sort of pairs.
+	// The other papers' sorts: H-P, 1-H-P (distinct keys only) and
+	// 0-compressed H-P told the range, the notes' radix sort by 4-bit
+	// digits, the count sort of pairs.
 	obsHP         = "obs_hp"
+	obsHPDistinct = "obs_hp_distinct"
 	obsHPFew      = "obs_hp_few"
 	obsNotesRadix = "obs_notes_radix"
 	obsCountPairs = "obs_count_pairs"
