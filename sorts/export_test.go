@@ -29,6 +29,15 @@ func (s *Sorter) SetCountingAbove(keys int, upTo uint64) {
 	s.costModel = []countingLimit{{keys: keys}, {keys: keys + 1, upTo: upTo}}
 }
 
+// SetRadixEpoch makes the radix sort's next pass take look-back epoch e
+// on the status words it last used, as if that many passes had run since
+// they were zeroed.
+func (s *Sorter) SetRadixEpoch(e uint32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.radixLookBack.epoch = e
+}
+
 // Picked returns the name of the algorithm SortKeys picks for n keys in a
 // range of bins values.
 func (s *Sorter) Picked(n int, bins uint64) string {

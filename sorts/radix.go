@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
@@ -214,6 +215,29 @@ func (s *Sorter) radixKernel(key string, build func() *dsl.Kernel) (runtime.Func
 	return f, nil
 }
 
+// lookBackState is where the radix sort's look-back status words stand
+// between sorts: the buffer last zeroed and the epoch its next pass takes.
+// A pass publishes its words with flags of its own epoch, above those of
+// every earlier one, so that a sort needs no zeroing of the words while
+// the epochs last.
+type lookBackState struct {
+	status *runtime.Mem // nil: zero the words first
+	epoch  uint32
+}
+
+// radixEpochs returns the look-back epoch of the first of passes passes
+// on status, zeroing it first unless it holds the words of earlier sorts
+// with epochs to spare. Until the passes are enqueued the words' state is
+// unknown: a launch that fails may have run in part.
+func (s *Sorter) radixEpochs(status *runtime.Buffer[uint64], passes int) (uint32, error) {
+	st := s.radixLookBack
+	s.radixLookBack = lookBackState{}
+	if st.status == status.Mem() && uint64(st.epoch)+uint64(passes) <= arrays.MaxEpoch+1 {
+		return st.epoch, nil
+	}
+	return 0, status.Fill(0)
+}
+
 // radixRun runs a radix sort job: the histogram of every pass in one
 // launch, then a launch per pass, ping-ponging between the output and
 // scratch so that the last pass writes the output (or a copy to it, when
@@ -234,18 +258,15 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if j.mode != kernels.KeysOnly {
 		typed = append(typed, needOf[V](radixValues, n))
 	}
-	needs := []need{{&s.sc.radixHist, passes * digits}, {&s.sc.radixTiles, passes}}
+	needs := []need{{&s.sc.radixCounts, passes*digits + passes}}
 	if err := s.reserveTyped(request{op: j.op, keys: n, written: n}, typed, needs...); err != nil {
 		return err
 	}
-	hist, err := take(s.sc.radixHist, passes*digits)
+	counts, err := take(s.sc.radixCounts, passes*digits+passes)
 	if err != nil {
 		return err
 	}
-	tileCounters, err := take(s.sc.radixTiles, passes)
-	if err != nil {
-		return err
-	}
+	hist, tileCounters := counts.View(0, passes*digits), counts.View(passes*digits, passes)
 	status, err := takeTyped[uint64](&s.sc, radixStatus, int(statusLen))
 	if err != nil {
 		return err
@@ -260,7 +281,11 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 			return err
 		}
 	}
-	if err := errors.Join(hist.Fill(0), tileCounters.Fill(0), status.Fill(0)); err != nil {
+	if err := counts.Fill(0); err != nil {
+		return err
+	}
+	epoch, err := s.radixEpochs(status, passes)
+	if err != nil {
 		return err
 	}
 	histogram, err := s.radixKernel(fmt.Sprintf("histogram %v %+v", runtime.TypeOf[K](), shape), func() *dsl.Kernel { return kernels.RadixHistogramKernel[K](shape) })
@@ -300,12 +325,14 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		case kernels.Positions:
 			args = append(args, dstValues)
 		}
-		args = append(args, hist, status, tileCounters, uint32(p), uint32(shift), uint32(width))
+		args = append(args, hist, status, tileCounters, uint32(p), epoch+uint32(p), uint32(shift), uint32(width))
 		if err := s.launch(pass, args...); err != nil {
 			return err
 		}
 		srcKeys, srcValues = dstKeys, dstValues
 	}
+	// Every pass is enqueued: the next sort's passes take the next epochs.
+	s.radixLookBack = lookBackState{status: status.Mem(), epoch: epoch + uint32(passes)}
 	if srcKeys == j.outKeys {
 		return nil
 	}

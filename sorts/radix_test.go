@@ -11,6 +11,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
@@ -207,4 +208,34 @@ func TestSortAnyRange(t *testing.T) {
 			t.Errorf("SortInt32(%v) = %v, %v", ints, got, err)
 		}
 	}
+}
+
+// TestRadixSortsInARowShareTheLookBackWords sorts on one Sorter, one after
+// another, keys of lengths that grow and shrink, so that each sort's
+// look-back reads words that earlier sorts left (with their lower epochs)
+// instead of zeroed ones; then, with the epochs about to run out, a sort
+// that takes the last ones and one that must zero the words again.
+func TestRadixSortsInARowShareTheLookBackWords(t *testing.T) {
+	s, dev := smallTiles(t)
+	r := rand.New(rand.NewPCG(rand.Uint64(), 21))
+	sortOnce := func(what string, n int) {
+		keys := make([]uint32, n)
+		for i := range keys {
+			keys[i] = r.Uint32()
+		}
+		got, err := radixSorted(s, dev, keys)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if msg := checkSorted(what, got, keys); msg != "" {
+			t.Error(msg)
+		}
+	}
+	for _, n := range []int{3000, 700, 129, 2500, 1} {
+		sortOnce(fmt.Sprintf("%d keys after others", n), n)
+	}
+	const passes = 4 // 32-bit keys in 8-bit digits
+	s.SetRadixEpoch(arrays.MaxEpoch - passes + 1)
+	sortOnce("a sort taking the last epochs", 1500)
+	sortOnce("a sort after the last epochs", 2000)
 }

@@ -11,10 +11,11 @@ import (
 // grown as a call needs: a field per use.
 type scratch struct {
 	hist, pos, starts, bits, bad, minmax, warpRanges *runtime.Buffer[uint32]
-	// radixHist and radixTiles are the radix sort's digit counts and
-	// tile counters; typed holds its buffers of other element types.
-	radixHist, radixTiles *runtime.Buffer[uint32]
-	typed                 map[typedSlot]anyBuffer
+	// radixCounts holds the radix sort's digit counts, then its tile
+	// counters, zeroed together; typed holds its buffers of other element
+	// types.
+	radixCounts *runtime.Buffer[uint32]
+	typed       map[typedSlot]anyBuffer
 	// The papers' sorts: 0-compressed H-P's counts and values of the
 	// values that occur; the notes' radix sort's locally sorted tiles and
 	// their digits' offsets.
@@ -27,7 +28,7 @@ type scratch struct {
 // all returns the fields of every scratch buffer.
 func (sc *scratch) all() []**runtime.Buffer[uint32] {
 	bufs := []**runtime.Buffer[uint32]{&sc.hist, &sc.pos, &sc.starts, &sc.bits, &sc.bad, &sc.minmax, &sc.warpRanges,
-		&sc.radixHist, &sc.radixTiles, &sc.counts, &sc.values, &sc.tiles, &sc.tileOffsets}
+		&sc.radixCounts, &sc.counts, &sc.values, &sc.tiles, &sc.tileOffsets}
 	for i := range sc.totals {
 		bufs = append(bufs, &sc.totals[i])
 	}

@@ -57,6 +57,8 @@ type Sorter struct {
 	radixShape kernels.RadixShape
 	// costModel, when not nil, replaces countingLimits.
 	costModel []countingLimit
+	// radixLookBack is the state of the radix sort's look-back words.
+	radixLookBack lookBackState
 }
 
 // kernelLoad is a kernel New builds and loads, and where it keeps it.

@@ -263,10 +263,12 @@ const (
 // Positions). Its parameters, in order: keysIn (Input), keysOut (Output,
 // as long), valuesIn (Input, for Pairs), valuesOut (Output, for Pairs and
 // Positions), hist (Input: RadixHistogramKernel's counts), status (InOut:
-// Digits look-back words per tile, zero before the first pass of a sort),
+// Digits look-back words per tile, zero before the first launch on them),
 // tiles (InOut: a tile counter per pass, zero), pass (the pass's index:
-// its row of hist, its tile counter and its look-back epoch), shift (the
-// digit's lowest bit) and width (its number of bits, 0 to Bits). The host
+// its row of hist and its tile counter), epoch (its look-back epoch, up to
+// arrays.MaxEpoch, larger than that of every earlier launch on status
+// since it was zeroed), shift (the digit's lowest bit) and width (its
+// number of bits, 0 to Bits). The host
 // launches ceil(len(keysIn)/Tile) blocks; keysOut and valuesOut must not
 // be keysIn or valuesIn.
 func RadixPassKernel[K Key, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
@@ -305,6 +307,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 	status := dsl.InOut[uint64](k, "status")
 	tiles := dsl.InOut[uint32](k, "tiles")
 	pass := dsl.Param[uint32](k, "pass")
+	epoch := dsl.Param[uint32](k, "epoch")
 	shift := dsl.Param[uint32](k, "shift")
 	width := dsl.Param[uint32](k, "width")
 	k.Body(func(g *dsl.Grid) {
@@ -324,7 +327,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			}))
 			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
 			m := arrays.BlockMultisplit(b, shape.Bits, arrays.Take(count, keys), digitOf)
-			before := arrays.LookBack(b, dsl.U32.Add, dsl.N(0), status, pass, tile, m.Counts())
+			before := arrays.LookBack(b, dsl.U32.Add, dsl.N(0), status, epoch, tile, m.Counts())
 			row := arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 { return hist.At(pass.Mul(dsl.N(digits)).Add(d)) })
 			global := arrays.Force(b, arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), row))
 			// base[d] + j is where the tile's j-th key in digit order goes,
