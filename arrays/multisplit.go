@@ -70,9 +70,9 @@ type Multisplit struct {
 	bad     string // why the multisplit could not be built
 }
 
-// maxPartialRanks is the longest array whose partial ranks are kept: they
-// are uint16.
-const maxPartialRanks = 1 << 16
+// maxPartialRanks is the longest array whose partial ranks are kept, in
+// 16 KiB of shared memory (uint16, which holds every rank below 2^16).
+const maxPartialRanks = 1 << 13
 
 // BlockMultisplit records in b the first steps of the multisplit of keys
 // by digit, of which bits (a constant of the program, 1 to MaxDigitBits)
@@ -91,9 +91,9 @@ const maxPartialRanks = 1 << 16
 // also keeps each key's rank within its warp (the counter's old value,
 // shuffled from the lowest lane, plus the lanes below) in shared memory,
 // and Ranks adds it to the scanned counter: each key is matched once.
-// Keys past the bound are not split. Otherwise (or past 2^16 keys) Ranks goes over the tiles
-// again, each warp counting up a copy of its counters the same way. keys
-// may have any length; digit is called twice per key.
+// Keys past the bound are not split. Otherwise (or past 8192 keys) Ranks
+// goes over the tiles again, each warp counting up a copy of its counters
+// the same way. keys may have any length; digit is called twice per key.
 //
 // The shared memory used is one counter per digit and warp (256 × 33 × 4
 // bytes for 8-bit digits in a block of 1024 threads), ScanExclusive's, and
@@ -116,12 +116,13 @@ func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit f
 	mask := dsl.N(1<<bits - 1)
 	n := keys.n
 	most, bounded := keys.maxLen()
-	bounded = bounded && most <= maxPartialRanks
+	bounded = bounded && most > 0 && most <= maxPartialRanks
 	if _, fixed := constLen(n); bounded && !fixed {
 		n = dsl.Let(b, n.Min(dsl.N(most))).Exp // memory-safe past a broken bound
 	}
+	split := Take(n, keys) // every read below n, the length split
 	m := Multisplit{bits: bits, n: n, threads: threads, stride: warps | 1,
-		digit: func(i dsl.U32) dsl.U32 { return digit(clamped(keys, i)).And(mask) }}
+		digit: func(i dsl.U32) dsl.U32 { return digit(clamped(split, i)).And(mask) }}
 	if bounded { // the warps of most keys: a constant dealing
 		m.r = dealTilesUpTo(n, most, warps)
 	} else {
@@ -130,7 +131,7 @@ func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit f
 	size := (1 << bits) * m.stride
 	m.counters = dsl.Shared[uint32](b, size)
 	if bounded {
-		m.partial = dsl.Shared[uint16](b, int(max(most, 1)))
+		m.partial = dsl.Shared[uint16](b, int(most))
 	} else {
 		m.work = dsl.Shared[uint32](b, size)
 	}

@@ -178,3 +178,51 @@ func TestMultisplitOfNothing(t *testing.T) {
 		t.Error(msg)
 	}
 }
+
+// boundKernel returns a one-block kernel that splits keys with a constant
+// bound by the low bits bits of each: keys(b, in) builds them from the
+// input. It writes their ranks and counts.
+func boundKernel(bits int, keys func(b *dsl.Block, in dsl.Array[uint32]) arrays.Pull[uint32]) *dsl.Kernel {
+	k := dsl.NewKernel("boundMultisplit", 64)
+	in := dsl.Input[uint32](k, "keys")
+	ranks, counts := dsl.Output[uint32](k, "ranks"), dsl.Output[uint32](k, "counts")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			m := arrays.BlockMultisplit(b, bits, keys(b, in), digitOf)
+			arrays.WriteTo(b, ranks, m.Ranks())
+			arrays.WriteTo(b, counts, arrays.ToPush[*dsl.Block](m.Counts()))
+		})
+	})
+	return k
+}
+
+// TestMultisplitOfABrokenBound checks keys whose constant bound is broken
+// at run time (a Take longer than the array it takes from): only the keys
+// up to the bound are split, and nothing is read past it. And keys of the
+// constant length 0.
+func TestMultisplitOfABrokenBound(t *testing.T) {
+	const bits, bound, n = 3, 50, 100
+	keys := digitKeys(7, n, bits, distributions[0])
+	k := boundKernel(bits, func(b *dsl.Block, in dsl.Array[uint32]) arrays.Pull[uint32] {
+		tile := arrays.ComputeInto(b, dsl.Shared[uint32](b, bound), arrays.Take(dsl.N(bound), arrays.FromArray(in)))
+		return arrays.Take(in.Len(), tile) // longer than the tile: a broken bound
+	})
+	got, err := run(runtime.CPU(), k, keys, n, 1<<bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks, _, counts, _ := countingSort(keys[:bound], bits)
+	if d := differ("ranks", got[0][:bound], ranks) + differ("counts", got[1], counts); d != "" {
+		t.Error(d)
+	}
+	k = boundKernel(bits, func(_ *dsl.Block, in dsl.Array[uint32]) arrays.Pull[uint32] {
+		return arrays.Take(dsl.N(0), arrays.FromArray(in))
+	})
+	got, err = run(runtime.CPU(), k, keys, n, 1<<bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := differ("counts of no keys", got[1], make([]uint32, 1<<bits)); d != "" {
+		t.Error(d)
+	}
+}

@@ -2,7 +2,6 @@ package arrays
 
 import (
 	"github.com/obsidian-go/obsidian/dsl"
-	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/simplify"
 )
 
@@ -23,11 +22,7 @@ func Generate[T dsl.Scalar](n dsl.U32, f func(i dsl.U32) dsl.Exp[T]) Pull[T] {
 
 // FromArray returns the array a reads.
 func FromArray[T dsl.Scalar](a dsl.Array[T]) Pull[T] {
-	p := Pull[T]{n: a.Len(), ix: a.At}
-	if arr := a.IR(); arr != nil && arr.Space != ir.Global && arr.Size > 0 {
-		p.most = uint32(arr.Size)
-	}
-	return p
+	return Pull[T]{n: a.Len(), ix: a.At}
 }
 
 // Len returns the array's length.

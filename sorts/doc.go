@@ -94,9 +94,9 @@
 // won by 15-20 % for ranges of 2^17 to 2^23 values, lost for 2^14 (by
 // 14 %), 2^16 and 2^24 values (by half), and for ranges of 2^4 to 2^12
 // the two were within the runs' spread, each ahead at one of 2^20 and
-// 1000003 keys. At 2^25
-// keys counting sort won for every range measured; ranges wider than those
-// measured go to the radix sort, whose cost does not grow with the range.
+// 1000003 keys. At 2^25 keys counting sort won for every range measured;
+// ranges wider than those measured go to the radix sort, whose cost does
+// not grow with the range.
 //
 // # The papers' sorts
 //

@@ -21,8 +21,8 @@ func (s *Sorter) SetRadixShape(threads, perThread, bits int) {
 }
 
 // SetCountingAbove makes the cost model pick counting sort for more than
-// keys keys in ranges of up to upTo values, and the radix sort for fewer
-// keys, so that the tests reach both with few keys.
+// keys keys in ranges of up to upTo values, and the radix sort for up to
+// keys keys, so that the tests reach both with few keys.
 func (s *Sorter) SetCountingAbove(keys int, upTo uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

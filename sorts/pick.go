@@ -19,7 +19,7 @@ const (
 
 // countingLimit is a row of the cost model: for up to keys keys, counting
 // sort is faster than the radix sort for ranges of more than above and up
-// to upTo values.
+// to upTo values (for none when upTo is 0).
 type countingLimit struct {
 	keys        int
 	above, upTo uint64

@@ -214,7 +214,8 @@ func TestSortAnyRange(t *testing.T) {
 // another, keys of lengths that grow and shrink, so that each sort's
 // look-back reads words that earlier sorts left (with their lower epochs)
 // instead of zeroed ones; then, with the epochs about to run out, a sort
-// that takes the last ones and one that must zero the words again.
+// that takes the last ones, one after them and one that would need one
+// epoch more than are left: both must zero the words again.
 func TestRadixSortsInARowShareTheLookBackWords(t *testing.T) {
 	s, dev := smallTiles(t)
 	r := rand.New(rand.NewPCG(rand.Uint64(), 21))
@@ -238,4 +239,6 @@ func TestRadixSortsInARowShareTheLookBackWords(t *testing.T) {
 	s.SetRadixEpoch(arrays.MaxEpoch - passes + 1)
 	sortOnce("a sort taking the last epochs", 1500)
 	sortOnce("a sort after the last epochs", 2000)
+	s.SetRadixEpoch(arrays.MaxEpoch - passes + 2)
+	sortOnce("a sort one epoch short", 1800)
 }

@@ -336,8 +336,9 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 				return global.At(d).Add(before.At(d)).Sub(m.Offsets().At(d))
 			}))
 			// Keys alone move to their ranks in shared memory (sorted[r] is
-			// the key of rank r); with values, the index of the key of rank
-			// r does (from[r]), so that shared memory holds one array more.
+			// the key of rank r); with values, only the index of the key of
+			// rank r does (from[r]), so that a pass with values holds one
+			// tile-sized array besides the keys, not two.
 			var sorted dsl.Array[U]
 			var from dsl.Array[uint32]
 			keyOfRank := func(j dsl.U32) dsl.Exp[U] { return sorted.At(j) }
