@@ -355,3 +355,38 @@ func TestGPURadixUint32(t *testing.T) {
 		t.Error(msg)
 	}
 }
+
+// TestRadixPassesOfOneDigit sorts keys in which some or every pass finds
+// one digit only (all keys equal; keys below 2^8; keys differing only in
+// bits 8 to 15), which the passes copy instead of ranking: RadixSort,
+// SortPairs and Argsort against plain Go, over many tiles.
+func TestRadixPassesOfOneDigit(t *testing.T) {
+	s, dev := smallTiles(t)
+	r := rand.New(rand.NewPCG(rand.Uint64(), 22))
+	v := r.Uint32()
+	for _, c := range []struct {
+		name string
+		key  func() uint32
+	}{
+		{"all equal", func() uint32 { return v }},
+		{"below 2^8", func() uint32 { return r.Uint32N(1 << 8) }},
+		{"bits 8 to 15", func() uint32 { return v&^0xff00 | r.Uint32N(1<<8)<<8 }},
+	} {
+		for _, n := range []int{1000, 129} {
+			keys := make([]uint32, n)
+			for i := range keys {
+				keys[i] = c.key()
+			}
+			where := fmt.Sprintf("%d keys, %s", n, c.name)
+			got, err := radixSorted(s, dev, keys)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if msg := checkSorted("RadixSort of "+where, got, keys); msg != "" {
+				t.Error(msg)
+			}
+			checkPairs[uint32, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) })
+			checkArgsort(t, s, dev, where, keys)
+		}
+	}
+}

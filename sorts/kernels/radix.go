@@ -26,7 +26,10 @@ import (
 // pass's row of the histogram). The keys then move to their ranks in
 // shared memory and leave the block in that order, so that consecutive
 // threads write consecutive addresses within a digit's run; values follow
-// their keys.
+// their keys. A pass in which every key has the same digit (its row of the
+// histogram holds one count of all the keys: equal keys, or bits above
+// the keys' range) keeps their order, and its blocks only copy their
+// tiles.
 //
 // Keys are sorted by their bits in an order-preserving form (CUB's
 // "twiddle"), applied when a pass loads a key and undone when it stores
@@ -317,10 +320,9 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		}
 		tileLen, digits := uint32(shape.Tile()), uint32(shape.Digits())
 		n := keysIn.Len()
-		g.ForAllBlocks(dsl.CeilDiv(n, dsl.N(tileLen)), func(b *dsl.Block, _ dsl.U32) {
-			tile := arrays.NextTile(b, tiles, pass)
-			first := dsl.Let(b, tile.Mul(dsl.N(tileLen))).Exp
-			count := dsl.Let(b, n.Sub(first).Min(dsl.N(tileLen))).Exp
+		// sortTile moves the count keys of tile from first to where the
+		// pass puts them, given the pass's row of the histogram.
+		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
 			// The tile's keys in shared memory, read in rows.
 			keys := arrays.Compute(b, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[U] {
 				return dsl.Select(i.Lt(count), kb.load(keysIn.At(first.Add(i))), dsl.Lit(U(0)))
@@ -328,7 +330,6 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
 			m := arrays.BlockMultisplit(b, shape.Bits, arrays.Take(count, keys), digitOf)
 			before := arrays.LookBack(b, dsl.U32.Add, dsl.N(0), status, epoch, tile, m.Counts())
-			row := arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 { return hist.At(pass.Mul(dsl.N(digits)).Add(d)) })
 			global := arrays.Force(b, arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), row))
 			// base[d] + j is where the tile's j-th key in digit order goes,
 			// when its digit is d.
@@ -362,6 +363,27 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 					positionsOut.Store(t, at.Exp, first.Add(from.At(j)))
 				}
 			})
+		}
+		g.ForAllBlocks(dsl.CeilDiv(n, dsl.N(tileLen)), func(b *dsl.Block, _ dsl.U32) {
+			tile := arrays.NextTile(b, tiles, pass)
+			first := dsl.Let(b, tile.Mul(dsl.N(tileLen))).Exp
+			count := dsl.Let(b, n.Sub(first).Min(dsl.N(tileLen))).Exp
+			row := arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 { return hist.At(pass.Mul(dsl.N(digits)).Add(d)) })
+			// When every key has the same digit, the pass keeps their order:
+			// its blocks only copy their tiles, and publish no look-back words.
+			same := dsl.Let(b, arrays.Force(b, arrays.Reduce[*dsl.Block](dsl.U32.Max, row)).At(dsl.N(0)).Eq(n)).Exp
+			b.IfElse(same, func(b *dsl.Block) {
+				b.ForAll(count, func(t *dsl.Thread, i dsl.U32) {
+					at := dsl.Let(t, first.Add(i)).Exp
+					keysOut.Store(t, at, keysIn.At(at))
+					switch values {
+					case Pairs:
+						valuesOut.Store(t, at, valuesIn.At(at))
+					case Positions:
+						positionsOut.Store(t, at, at)
+					}
+				})
+			}, func(b *dsl.Block) { sortTile(b, tile, first, count, row) })
 		})
 	})
 	return k
