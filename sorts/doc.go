@@ -18,8 +18,7 @@
 // in windows of 2^23 bins, one pass over the keys each, so that its atomics
 // stay in the L2 cache, and the bitset's lanes of a warp that hit one word
 // combine their bits with shuffles before one atomicOr. Sort and SortRange
-// of at most
-// kernels.BlockSortMaxKeys keys take one launch instead: a radix sort in one
+// of at most kernels.BlockSortMaxKeys keys take one launch instead: a radix sort in one
 // block (kernels.BlockSortKernel), whatever the keys' span for Sort. The
 // option Paper, and the methods PaperCountingSort and PaperOccurrenceSort,
 // run the paper's kernels as written.
@@ -39,7 +38,10 @@
 // takes a tile of keys from an atomic counter, ranks them by digit
 // (arrays.BlockMultisplit), finds the counts of its digits in the tiles
 // before it by a decoupled look-back (arrays.LookBack) and writes its keys
-// in digit order. Floats sort in IEEE 754 totalOrder (-NaN < -Inf < ... <
+// in digit order; a pass in which every key has the same digit only copies
+// the keys (and values). The look-back words are zeroed when first used,
+// and each later pass, of this sort or the next, takes a new epoch of them
+// instead. Floats sort in IEEE 754 totalOrder (-NaN < -Inf < ... <
 // -0 < +0 < ... < +Inf < +NaN), compared by their bits. SortPairs moves
 // values (32- or 64-bit) with their keys, Argsort gives the keys' positions
 // in sorted order, RadixSortUnique and SortUniqueSlice keep the first of
