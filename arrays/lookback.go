@@ -1,6 +1,8 @@
 package arrays
 
 import (
+	"fmt"
+
 	"github.com/obsidian-go/obsidian/dsl"
 )
 
@@ -57,9 +59,25 @@ func NextTile(b *dsl.Block, counter dsl.Array[uint32], at dsl.U32) dsl.U32 {
 // hold Width words for every tile up to tile; tile must come from NextTile
 // (or another order in which no block waits for one that has not started).
 // A length that is not a constant, or T of 64 bits, is an error at the
-// user's line.
+// user's line. LookBack reads one word at a time: LookBackWindow with a
+// window of 1.
 func LookBack[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], status dsl.Array[uint64],
 	epoch, tile dsl.U32, aggregates Pull[T]) Pull[T] {
+	return LookBackWindow(b, op, identity, status, epoch, tile, aggregates, 1)
+}
+
+// MaxLookBackWindow is the widest window of LookBackWindow.
+const MaxLookBackWindow = 32
+
+// LookBackWindow is LookBack reading the words of window tiles (a constant
+// of the program, 1 to MaxLookBackWindow) at once: each thread loads the
+// words of the window nearest tiles it has not read, then combines them
+// nearest first, waiting on a word only while no nearer one was an
+// inclusive prefix, so that a walk back over many tiles that published
+// only their aggregates takes one load latency per window instead of one
+// per tile. Words of tiles before tile 0 are not read.
+func LookBackWindow[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], status dsl.Array[uint64],
+	epoch, tile dsl.U32, aggregates Pull[T], window int) Pull[T] {
 	op = op.orInvalid("LookBack")
 	width, ok := constLen(aggregates.n)
 	var bad string
@@ -68,6 +86,8 @@ func LookBack[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], status 
 		bad = "LookBack of aggregates whose length is not a constant"
 	case dsl.TypeOf[T]().Size() != 4:
 		bad = "LookBack of " + dsl.TypeOf[T]().String() + " values: its status words hold 32-bit values (int32, uint32, float32)"
+	case window < 1 || window > MaxLookBackWindow:
+		bad = fmt.Sprintf("LookBackWindow of a window of %d tiles: want 1 to %d", window, MaxLookBackWindow)
 	}
 	if bad != "" {
 		invalid := dsl.Let(b, dsl.Invalid[T](bad)).Exp
@@ -82,17 +102,31 @@ func LookBack[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], status 
 		flag := dsl.Select(first.Exp, inclusiveFlag, aggregateFlag)
 		status.AtomicStore(t, tile.Mul(w).Add(i), pack(flag, agg.Exp), dsl.Relaxed)
 		prefix := dsl.Let(t, identity)
-		before := dsl.Let(t, tile) // the tile after the next one read
+		before := dsl.Let(t, tile) // the nearest tile not read is before-1
 		done := dsl.Let(t, first.Exp)
 		t.While(done.Not(), func(t *dsl.Thread) {
-			at := dsl.Let(t, before.Sub(dsl.N(1)).Mul(w).Add(i))
-			word := dsl.Let(t, status.AtomicLoad(t, at.Exp, dsl.Relaxed))
-			t.While(flagOf(word.Exp).Lt(aggregateFlag), func(t *dsl.Thread) {
-				word.Set(status.AtomicLoad(t, at.Exp, dsl.Relaxed))
-			})
-			prefix.Set(op(valueOf[T](word.Exp), prefix.Exp))
-			done.Set(flagOf(word.Exp).Eq(inclusiveFlag))
-			before.Set(before.Sub(dsl.N(1)))
+			// The window's words, tile before-1-k at k, all loaded before
+			// any is waited on; tiles below 0 are not read (tile 0's word
+			// is an inclusive prefix, so the walk stops there).
+			at := make([]dsl.U32, window)
+			words := make([]dsl.Var[uint64], window)
+			for k := range window {
+				at[k] = dsl.Let(t, before.Sub(dsl.N(uint32(k+1))).Mul(w).Add(i)).Exp
+				words[k] = dsl.Let(t, dsl.Lit[uint64](0))
+				t.If(before.Gt(dsl.N(uint32(k))), func(t *dsl.Thread) {
+					words[k].Set(status.AtomicLoad(t, at[k], dsl.Relaxed))
+				})
+			}
+			for k := range window {
+				t.If(done.Not(), func(t *dsl.Thread) {
+					t.While(flagOf(words[k].Exp).Lt(aggregateFlag), func(t *dsl.Thread) {
+						words[k].Set(status.AtomicLoad(t, at[k], dsl.Relaxed))
+					})
+					prefix.Set(op(valueOf[T](words[k].Exp), prefix.Exp))
+					done.Set(flagOf(words[k].Exp).Eq(inclusiveFlag))
+				})
+			}
+			before.Set(before.Sub(dsl.N(uint32(window))))
 		})
 		t.If(first.Not(), func(t *dsl.Thread) {
 			status.AtomicStore(t, tile.Mul(w).Add(i), pack(inclusiveFlag, op(prefix.Exp, agg.Exp)), dsl.Relaxed)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -18,9 +19,9 @@ import (
 
 // lookBackKernel returns the kernel whose every block takes a tile with
 // NextTile (from counter[epoch]), looks back over the width-element
-// vectors of aggs (tile t's at t*width) under op, and writes the result
-// at the same place of out.
-func lookBackKernel(threads, width int, op arrays.Op[uint32], identity dsl.U32) *dsl.Kernel {
+// vectors of aggs (tile t's at t*width) under op, reading window tiles at
+// once, and writes the result at the same place of out.
+func lookBackKernel(threads, width, window int, op arrays.Op[uint32], identity dsl.U32) *dsl.Kernel {
 	k := dsl.NewKernel("lookBack", threads)
 	aggs := dsl.Input[uint32](k, "aggs")
 	out := dsl.Output[uint32](k, "out")
@@ -32,7 +33,7 @@ func lookBackKernel(threads, width int, op arrays.Op[uint32], identity dsl.U32) 
 		g.ForAllBlocks(aggs.Len().Div(w), func(b *dsl.Block, _ dsl.U32) {
 			tile := arrays.NextTile(b, counter, epoch)
 			mine := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return aggs.At(tile.Mul(w).Add(i)) })
-			before := arrays.LookBack(b, op, identity, status, epoch, tile, mine)
+			before := arrays.LookBackWindow(b, op, identity, status, epoch, tile, mine, window)
 			b.ForAll(w, func(t *dsl.Thread, i dsl.U32) { out.Store(t, tile.Mul(w).Add(i), before.At(i)) })
 		})
 	})
@@ -56,14 +57,15 @@ func lookBackWant(aggs []uint32, width int, op func(a, b uint32) uint32, identit
 // lookBackCase is a run of the look-back kernel: several epochs on one
 // state, zeroed once.
 type lookBackCase struct {
-	threads, width, tiles, epochs int
-	seed                          uint64
+	threads, width, window, tiles, epochs int
+	seed                                  uint64
 }
 
 // check runs the case on dev and returns what differs from the law, or "".
 func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint32], goOp func(a, b uint32) uint32, identity uint32) string {
-	where := fmt.Sprintf("LookBack under %s, %d threads, width %d, %d tiles: ", opName, c.threads, c.width, c.tiles)
-	kernel, err := lookBackKernel(c.threads, c.width, op, dsl.Lit(identity)).Build()
+	where := fmt.Sprintf("LookBack under %s, %d threads, width %d, window %d, %d tiles: ", opName, c.threads, c.width,
+		c.window, c.tiles)
+	kernel, err := lookBackKernel(c.threads, c.width, c.window, op, dsl.Lit(identity)).Build()
 	if err != nil {
 		return where + err.Error()
 	}
@@ -116,22 +118,152 @@ func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint
 	return ""
 }
 
-// TestLookBackLaw checks LookBack against its law on the CPU evaluator:
-// random aggregates, vectors wider and narrower than the block, one tile
-// and several, three epochs on a state zeroed once (so that the words an
-// earlier epoch left count as unpublished), under Add and Max.
+// TestLookBackLaw checks LookBackWindow against its law on the CPU
+// evaluator: random aggregates, vectors wider and narrower than the block,
+// one tile and several, windows of 1 (LookBack) to more tiles than there
+// are, three epochs on a state zeroed once (so that the words an earlier
+// epoch left count as unpublished), under Add, Max and affine (not
+// commutative).
 func TestLookBackLaw(t *testing.T) {
 	dev := runtime.CPU()
 	params := proptest.Parameters(t, 12)
 	props := gopter.NewProperties(params)
 	props.Property("LookBack is the exclusive scan of each element over the tiles", prop.ForAll(
-		func(threads, width, tiles int, seed uint64) string {
-			c := lookBackCase{threads: threads, width: width, tiles: tiles, epochs: 3, seed: seed}
+		func(threads, width, window, tiles int, seed uint64) string {
+			c := lookBackCase{threads: threads, width: width, window: window, tiles: tiles, epochs: 3, seed: seed}
 			if d := c.check(dev, "Add", dsl.U32.Add, func(a, b uint32) uint32 { return a + b }, 0); d != "" {
 				return d
 			}
-			return c.check(dev, "Max", dsl.U32.Max, func(a, b uint32) uint32 { return max(a, b) }, 0)
+			if d := c.check(dev, "Max", dsl.U32.Max, func(a, b uint32) uint32 { return max(a, b) }, 0); d != "" {
+				return d
+			}
+			return c.check(dev, "affine", affine, affineGo, 1<<16)
 		},
-		gen.IntRange(1, 2).Map(func(w int) int { return 32 * w }), gen.IntRange(1, 100), gen.IntRange(1, 9), gen.UInt64()))
+		gen.IntRange(1, 2).Map(func(w int) int { return 32 * w }), gen.IntRange(1, 100), gen.IntRange(1, 12),
+		gen.IntRange(1, 9), gen.UInt64()))
 	props.TestingRun(t)
+}
+
+// TestLookBackWindowOutOfRange checks that a window of 0 or past
+// MaxLookBackWindow is an error naming it.
+func TestLookBackWindowOutOfRange(t *testing.T) {
+	for _, window := range []int{0, arrays.MaxLookBackWindow + 1} {
+		_, err := lookBackKernel(32, 32, window, dsl.U32.Add, dsl.N(0)).Build()
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("a window of %d tiles", window)) {
+			t.Errorf("window %d: %v", window, err)
+		}
+	}
+}
+
+// TestLookBackWalksOverAggregates checks LookBackWindow where the tiles
+// before those the launch takes have published only their aggregates
+// (tile 0 its inclusive prefix), as blocks still at work would: the host
+// writes their words and starts the tile counter past them, so that each
+// block walks back over them, window by window, to tile 0 or to a later
+// tile's inclusive prefix, under Add and affine (not commutative).
+func TestLookBackWalksOverAggregates(t *testing.T) {
+	dev := runtime.CPU()
+	r := rand.New(rand.NewPCG(rand.Uint64(), 0x100c))
+	const width, epoch = 32, 2
+	aggregateFlag, inclusiveFlag := uint64(2*epoch+1), uint64(2*epoch+2)
+	for _, op := range []struct {
+		name     string
+		op       arrays.Op[uint32]
+		goOp     func(a, b uint32) uint32
+		identity uint32
+	}{
+		{"Add", dsl.U32.Add, func(a, b uint32) uint32 { return a + b }, 0},
+		{"affine", affine, affineGo, 1 << 16},
+	} {
+		for _, window := range []int{1, 2, 3, 8, 12} {
+			for _, published := range []int{1, 5, 17} {
+				tiles := published + 3
+				where := fmt.Sprintf("%s, window %d, %d tiles published before the launch", op.name, window, published)
+				kernel, err := lookBackAfterKernel(width, window, op.op, dsl.Lit(op.identity)).Build()
+				if err != nil {
+					t.Fatal(err)
+				}
+				fn, err := dev.Load(kernel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				aggs := make([]uint32, tiles*width)
+				for i := range aggs {
+					aggs[i] = r.Uint32()
+				}
+				words := make([]uint64, tiles*width)
+				for tile := range published {
+					flag := aggregateFlag
+					if tile == 0 {
+						flag = inclusiveFlag
+					}
+					for i := range width {
+						words[tile*width+i] = flag<<32 | uint64(aggs[tile*width+i])
+					}
+				}
+				counter := make([]uint32, epoch+1)
+				counter[epoch] = uint32(published)
+				got, err := runLookBack(dev, fn, aggs, words, counter, uint32(published), epoch)
+				if err != nil {
+					t.Fatalf("%s: %v", where, err)
+				}
+				want := lookBackWant(aggs, width, op.goOp, op.identity)
+				if d := differ(where, got[published*width:], want[published*width:]); d != "" {
+					t.Error(d)
+				}
+			}
+		}
+	}
+}
+
+// lookBackAfterKernel is lookBackKernel for a launch that takes the tiles
+// after the first published ones (a parameter), which it leaves alone.
+func lookBackAfterKernel(width, window int, op arrays.Op[uint32], identity dsl.U32) *dsl.Kernel {
+	k := dsl.NewKernel("lookBackAfter", width)
+	aggs := dsl.Input[uint32](k, "aggs")
+	out := dsl.Output[uint32](k, "out")
+	status := dsl.InOut[uint64](k, "status")
+	counter := dsl.InOut[uint32](k, "counter")
+	epoch := dsl.Param[uint32](k, "epoch")
+	published := dsl.Param[uint32](k, "published")
+	w := dsl.N(uint32(width))
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(aggs.Len().Div(w).Sub(published), func(b *dsl.Block, _ dsl.U32) {
+			tile := arrays.NextTile(b, counter, epoch)
+			mine := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return aggs.At(tile.Mul(w).Add(i)) })
+			before := arrays.LookBackWindow(b, op, identity, status, epoch, tile, mine, window)
+			b.ForAll(w, func(t *dsl.Thread, i dsl.U32) { out.Store(t, tile.Mul(w).Add(i), before.At(i)) })
+		})
+	})
+	return k
+}
+
+// runLookBack launches fn of lookBackAfterKernel on the given aggregates,
+// status words and tile counters, and returns its output.
+func runLookBack(dev runtime.Device, fn runtime.Function, aggs []uint32, words []uint64, counter []uint32,
+	published, epoch uint32) ([]uint32, error) {
+	in, err := runtime.FromSlice(dev, aggs)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Free()
+	status, err := runtime.FromSlice(dev, words)
+	if err != nil {
+		return nil, err
+	}
+	defer status.Free()
+	tiles, err := runtime.FromSlice(dev, counter)
+	if err != nil {
+		return nil, err
+	}
+	defer tiles.Free()
+	out, err := runtime.Alloc[uint32](dev, len(aggs))
+	if err != nil {
+		return nil, err
+	}
+	defer out.Free()
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, in, out, status, tiles, epoch, published); err != nil {
+		return nil, err
+	}
+	return out.ToSlice()
 }

@@ -12,12 +12,13 @@ func (s *Sorter) SetWide(window int, warpOccurs bool, warpReconstructWords int) 
 }
 
 // SetRadixShape makes the radix sort's passes run in blocks of threads
-// threads of perThread keys, with digits of bits bits, so that the tests
-// reach many tiles with few keys; zero values restore the default.
-func (s *Sorter) SetRadixShape(threads, perThread, bits int) {
+// threads of perThread keys, with digits of bits bits and look-back
+// windows of window tiles, so that the tests reach many tiles with few
+// keys; zero values restore the default.
+func (s *Sorter) SetRadixShape(threads, perThread, bits, window int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.radixShape = kernels.RadixShape{Threads: threads, PerThread: perThread, Bits: bits}
+	s.radixShape = kernels.RadixShape{Threads: threads, PerThread: perThread, Bits: bits, Window: window}
 }
 
 // SetCountingAbove makes the cost model pick counting sort for more than

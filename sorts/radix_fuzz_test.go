@@ -37,7 +37,7 @@ func FuzzRadixSort(f *testing.F) {
 		fuzzRadix.once.Do(func() {
 			fuzzRadix.dev = runtime.CPU()
 			if fuzzRadix.s, fuzzRadix.err = sorts.New(fuzzRadix.dev); fuzzRadix.err == nil {
-				fuzzRadix.s.SetRadixShape(64, 2, 8)
+				fuzzRadix.s.SetRadixShape(64, 2, 8, 3)
 			}
 		})
 		if fuzzRadix.err != nil {

@@ -28,7 +28,7 @@ func smallTiles(t *testing.T) (*sorts.Sorter, runtime.Device) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	s.SetRadixShape(64, 2, 8)
+	s.SetRadixShape(64, 2, 8, 3)
 	return s, dev
 }
 

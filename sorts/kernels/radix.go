@@ -58,6 +58,10 @@ type RadixShape struct {
 	Threads, PerThread int
 	// Bits is the width of a digit, 1 to arrays.MaxDigitBits.
 	Bits int
+	// Window is the number of tiles whose look-back words a pass reads at
+	// once (arrays.LookBackWindow), up to arrays.MaxLookBackWindow; 0
+	// reads one at a time.
+	Window int
 }
 
 // Tile returns the number of keys of a tile: Threads × PerThread.
@@ -78,6 +82,8 @@ func (sh RadixShape) Check() error {
 		return fmt.Errorf("radix shape: %d keys per thread, want 1 to 32", sh.PerThread)
 	case sh.Bits < 1 || sh.Bits > arrays.MaxDigitBits:
 		return fmt.Errorf("radix shape: digits of %d bits, want 1 to %d", sh.Bits, arrays.MaxDigitBits)
+	case sh.Window < 0 || sh.Window > arrays.MaxLookBackWindow:
+		return fmt.Errorf("radix shape: a look-back window of %d tiles, want 0 to %d", sh.Window, arrays.MaxLookBackWindow)
 	}
 	return nil
 }
@@ -329,7 +335,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			}))
 			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
 			m := arrays.BlockMultisplit(b, shape.Bits, arrays.Take(count, keys), digitOf)
-			before := arrays.LookBack(b, dsl.U32.Add, dsl.N(0), status, epoch, tile, m.Counts())
+			before := arrays.LookBackWindow(b, dsl.U32.Add, dsl.N(0), status, epoch, tile, m.Counts(), max(shape.Window, 1))
 			global := arrays.Force(b, arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), row))
 			// base[d] + j is where the tile's j-th key in digit order goes,
 			// when its digit is d.

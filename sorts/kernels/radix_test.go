@@ -53,6 +53,7 @@ func TestRadixShapeChecked(t *testing.T) {
 		{kernels.RadixShape{Threads: 48, PerThread: 4, Bits: 8}, "48 threads per block"},
 		{kernels.RadixShape{Threads: 64, PerThread: 0, Bits: 8}, "0 keys per thread"},
 		{kernels.RadixShape{Threads: 64, PerThread: 4, Bits: 9}, "digits of 9 bits"},
+		{kernels.RadixShape{Threads: 64, PerThread: 4, Bits: 8, Window: 33}, "a look-back window of 33 tiles"},
 	} {
 		for _, k := range []*dsl.Kernel{kernels.RadixHistogramKernel[uint32](c.shape), kernels.RadixPassKernel[uint32, uint32](c.shape, kernels.KeysOnly)} {
 			_, err := k.Build()
