@@ -77,7 +77,8 @@
 // own, over a vector of values per tile (a radix sort pass's digit counts,
 // as in Onesweep): a block publishes its tile's vector and gets, for each
 // element, the combination over the tiles before, one thread per element
-// waiting only for blocks that took their tile earlier from NextTile.
+// waiting only for blocks that took their tile earlier from NextTile;
+// LookBackWindow reads the words of several tiles at once.
 //
 // The warp aggregations combine the values of the lanes of a warp that
 // hold equal keys, in lane order, and make the lowest lane of each key its
