@@ -12,8 +12,9 @@ import (
 )
 
 // TestClangCompilesTheTableKernelsAndBlockSort compiles the printed CUDA
-// of the warp-combined table kernels and of block sorts of 32 and 64-bit
-// keys, alone and in pairs, with clang in CUDA device mode, with codegen's
+// of the warp-combined table kernels, of block sorts of 32 and 64-bit
+// keys, alone and in pairs, and of radix sort passes (look-back windows of
+// one tile and of eight) with clang in CUDA device mode, with codegen's
 // prelude in place of the CUDA headers.
 func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 	clang, err := exec.LookPath("clang-14")
@@ -28,6 +29,11 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 	ks := []*dsl.Kernel{kernels.GlobalHistogramWarpKernel(),
 		kernels.GlobalOccursWarpKernel(), kernels.BlockSortKernel[uint32]("blockSort32", 8, nil, nil),
 		kernels.BlockSortPairsKernel[uint64, float64]("blockSortPairs64", 4, nil, nil)}
+	windowed := kernels.RadixShapeFor(4)
+	windowed.Window = 8
+	ks = append(ks, kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4), kernels.KeysOnly),
+		kernels.RadixPassKernel[float64, int32](kernels.RadixShapeFor(8), kernels.Pairs),
+		kernels.RadixPassKernel[int32, uint32](windowed, kernels.Positions), kernels.RadixHistogramKernel[uint64](windowed))
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)
 	for _, k := range ks {
