@@ -20,7 +20,9 @@ import (
 // lookBackKernel returns the kernel whose every block takes a tile with
 // NextTile (from counter[epoch]), looks back over the width-element
 // vectors of aggs (tile t's at t*width) under op, reading window tiles at
-// once, and writes the result at the same place of out.
+// once, and writes the result at the same place of out. It takes the
+// tiles after the first published ones (a parameter), which it leaves
+// alone.
 func lookBackKernel(threads, width, window int, op arrays.Op[uint32], identity dsl.U32) *dsl.Kernel {
 	k := dsl.NewKernel("lookBack", threads)
 	aggs := dsl.Input[uint32](k, "aggs")
@@ -28,9 +30,10 @@ func lookBackKernel(threads, width, window int, op arrays.Op[uint32], identity d
 	status := dsl.InOut[uint64](k, "status")
 	counter := dsl.InOut[uint32](k, "counter")
 	epoch := dsl.Param[uint32](k, "epoch")
+	published := dsl.Param[uint32](k, "published")
 	w := dsl.N(uint32(width))
 	k.Body(func(g *dsl.Grid) {
-		g.ForAllBlocks(aggs.Len().Div(w), func(b *dsl.Block, _ dsl.U32) {
+		g.ForAllBlocks(aggs.Len().Div(w).Sub(published), func(b *dsl.Block, _ dsl.U32) {
 			tile := arrays.NextTile(b, counter, epoch)
 			mine := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return aggs.At(tile.Mul(w).Add(i)) })
 			before := arrays.LookBackWindow(b, op, identity, status, epoch, tile, mine, window)
@@ -101,7 +104,7 @@ func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint
 			in.Free()
 			return where + err.Error()
 		}
-		err = dev.Launch(fn, runtime.LaunchConfig{}, in, out, status, counter, uint32(epoch))
+		err = dev.Launch(fn, runtime.LaunchConfig{}, in, out, status, counter, uint32(epoch), uint32(0))
 		var got []uint32
 		if err == nil {
 			got, err = out.ToSlice()
@@ -179,7 +182,7 @@ func TestLookBackWalksOverAggregates(t *testing.T) {
 			for _, published := range []int{1, 5, 17} {
 				tiles := published + 3
 				where := fmt.Sprintf("%s, window %d, %d tiles published before the launch", op.name, window, published)
-				kernel, err := lookBackAfterKernel(width, window, op.op, dsl.Lit(op.identity)).Build()
+				kernel, err := lookBackKernel(width, width, window, op.op, dsl.Lit(op.identity)).Build()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -216,29 +219,7 @@ func TestLookBackWalksOverAggregates(t *testing.T) {
 	}
 }
 
-// lookBackAfterKernel is lookBackKernel for a launch that takes the tiles
-// after the first published ones (a parameter), which it leaves alone.
-func lookBackAfterKernel(width, window int, op arrays.Op[uint32], identity dsl.U32) *dsl.Kernel {
-	k := dsl.NewKernel("lookBackAfter", width)
-	aggs := dsl.Input[uint32](k, "aggs")
-	out := dsl.Output[uint32](k, "out")
-	status := dsl.InOut[uint64](k, "status")
-	counter := dsl.InOut[uint32](k, "counter")
-	epoch := dsl.Param[uint32](k, "epoch")
-	published := dsl.Param[uint32](k, "published")
-	w := dsl.N(uint32(width))
-	k.Body(func(g *dsl.Grid) {
-		g.ForAllBlocks(aggs.Len().Div(w).Sub(published), func(b *dsl.Block, _ dsl.U32) {
-			tile := arrays.NextTile(b, counter, epoch)
-			mine := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return aggs.At(tile.Mul(w).Add(i)) })
-			before := arrays.LookBackWindow(b, op, identity, status, epoch, tile, mine, window)
-			b.ForAll(w, func(t *dsl.Thread, i dsl.U32) { out.Store(t, tile.Mul(w).Add(i), before.At(i)) })
-		})
-	})
-	return k
-}
-
-// runLookBack launches fn of lookBackAfterKernel on the given aggregates,
+// runLookBack launches fn of lookBackKernel on the given aggregates,
 // status words and tile counters, and returns its output.
 func runLookBack(dev runtime.Device, fn runtime.Function, aggs []uint32, words []uint64, counter []uint32,
 	published, epoch uint32) ([]uint32, error) {
