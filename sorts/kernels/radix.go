@@ -26,10 +26,10 @@ import (
 // pass's row of the histogram). The keys then move to their ranks in
 // shared memory and leave the block in that order, so that consecutive
 // threads write consecutive addresses within a digit's run; values follow
-// their keys. A pass in which every key has the same digit (its row of the
-// histogram holds one count of all the keys: equal keys, or bits above
-// the keys' range) keeps their order, and its blocks only copy their
-// tiles.
+// their keys. A pass in which every key has the same digit (equal keys,
+// or bits above the keys' range: the pass's count of the digit of any one
+// key is n, which each block reads for the first key of its tile) keeps
+// their order, and its blocks only copy their tiles.
 //
 // Keys are sorted by their bits in an order-preserving form (CUB's
 // "twiddle"), applied when a pass loads a key and undone when it stores
@@ -377,7 +377,10 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			row := arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 { return hist.At(pass.Mul(dsl.N(digits)).Add(d)) })
 			// When every key has the same digit, the pass keeps their order:
 			// its blocks only copy their tiles, and publish no look-back words.
-			same := dsl.Let(b, arrays.Force(b, arrays.Reduce[*dsl.Block](dsl.U32.Max, row)).At(dsl.N(0)).Eq(n)).Exp
+			// Every key has the digit d of the tile's first key exactly when
+			// the pass's count of d is n.
+			d := digit(kb.load(keysIn.At(first)), shift, width)
+			same := dsl.Let(b, hist.At(pass.Mul(dsl.N(digits)).Add(d)).Eq(n)).Exp
 			b.IfElse(same, func(b *dsl.Block) {
 				b.ForAll(count, func(t *dsl.Thread, i dsl.U32) {
 					at := dsl.Let(t, first.Add(i)).Exp
