@@ -186,12 +186,13 @@ type radixJob[K Key, V Value] struct {
 	begin, end        int
 }
 
-// shape returns the shape of the Sorter's radix sort of keys of K.
-func (s *Sorter) shapeFor(keyBytes int) kernels.RadixShape {
+// shapeFor returns the shape of the Sorter's radix sort of n keys of
+// keyBytes bytes.
+func (s *Sorter) shapeFor(keyBytes, n int) kernels.RadixShape {
 	if s.radixShape != (kernels.RadixShape{}) {
 		return s.radixShape
 	}
-	return kernels.RadixShapeFor(keyBytes)
+	return kernels.RadixShapeFor(keyBytes, n)
 }
 
 // radixKernel returns the kernel build makes, loading it on first use;
@@ -247,7 +248,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if n == 0 {
 		return nil
 	}
-	shape := s.shapeFor(runtime.TypeOf[K]().Size())
+	shape := s.shapeFor(runtime.TypeOf[K]().Size(), n)
 	passes := shape.Passes(j.end - j.begin)
 	digits, tiles := shape.Digits(), ceilDiv(n, shape.Tile())
 	statusLen := uint64(tiles) * uint64(digits)

@@ -15,6 +15,7 @@ import (
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // smallTiles makes a Sorter on a CPU evaluator, returned with it, whose radix passes run
@@ -113,8 +114,10 @@ func TestRadixSortUint32(t *testing.T) {
 	props.TestingRun(t)
 }
 
-// TestRadixSortDefaultTile sorts keys of two tiles and a part of the
-// default shape (4096 keys of 32 bits per tile).
+// TestRadixSortDefaultTile sorts keys of two tiles and a part of each
+// default shape of 32-bit keys (that of large sorts, 4096 keys per tile,
+// and that of sorts up to 2^16 keys), and keys on either side of the
+// count where the default shape changes.
 func TestRadixSortDefaultTile(t *testing.T) {
 	dev := runtime.CPU()
 	s, err := sorts.New(dev)
@@ -123,16 +126,31 @@ func TestRadixSortDefaultTile(t *testing.T) {
 	}
 	defer s.Close()
 	r := rand.New(rand.NewPCG(rand.Uint64(), 13))
-	keys := make([]uint32, 2*4096+100)
-	for i := range keys {
-		keys[i] = r.Uint32()
+	sortRandom := func(n int) {
+		t.Helper()
+		keys := make([]uint32, n)
+		for i := range keys {
+			keys[i] = r.Uint32()
+		}
+		got, err := radixSorted(s, dev, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := checkSorted("RadixSort", got, keys); msg != "" {
+			t.Error(msg)
+		}
 	}
-	got, err := radixSorted(s, dev, keys)
-	if err != nil {
-		t.Fatal(err)
+	for _, n := range []int{1 << 16, 1<<30 + 1} {
+		shape := kernels.RadixShapeFor(4, n)
+		s.SetRadixShape(shape.Threads, shape.PerThread, shape.Bits, shape.Window)
+		sortRandom(2*shape.Tile() + 100)
 	}
-	if msg := checkSorted("RadixSort", got, keys); msg != "" {
-		t.Error(msg)
+	s.SetRadixShape(0, 0, 0, 0)
+	if testing.Short() {
+		return
+	}
+	for _, n := range []int{1 << 16, 1<<16 + 1} {
+		sortRandom(n)
 	}
 }
 

@@ -23,56 +23,75 @@ var radixShapeCandidates = [][4]int{
 	{256, 16, 6, 0},
 }
 
+// radixSmallShapeCandidates are the shapes TestGPURadixShapes times at
+// 2^16 and 2^20 keys, where a pass has few tiles of the default shape
+// (16 at 2^16 keys) and smaller tiles give the GPU more blocks.
+var radixSmallShapeCandidates = [][4]int{
+	{256, 16, 8, 0}, {256, 8, 8, 0}, {256, 4, 8, 0}, {128, 16, 8, 0}, {128, 8, 8, 0}, {128, 4, 8, 0},
+	{512, 4, 8, 0}, {512, 8, 8, 0}, {64, 16, 8, 0},
+}
+
 // TestGPURadixShapes times, on the GPU and only with -radixshapes, the
-// radix sort of 2^25 fresh random uint32 keys over their 32 bits with each
-// of radixShapeCandidates, each result first checked against slices.Sort.
-// It logs one line per shape, "radix shape <threads>x<keys>/<bits>/window<w>
-// median_ms <ms>"; it asserts nothing of the times.
+// radix sort of fresh random uint32 keys over their 32 bits with each of
+// radixShapeCandidates at 2^25 keys and of radixSmallShapeCandidates at
+// 2^16 and 2^20 keys, each result first checked against slices.Sort. It
+// logs one line per size and shape, "radix <n> keys shape
+// <threads>x<keys>/<bits>/window<w> median_ms <ms>"; it asserts nothing of
+// the times.
 func TestGPURadixShapes(t *testing.T) {
 	if !*radixShapes {
 		t.Skip("times the radix sort's block shapes only with -radixshapes")
 	}
 	g := openGPU(t)
-	const n = 1 << 25
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 23))
-	keys := make([]uint32, n)
-	for i := range keys {
-		keys[i] = r.Uint32()
-	}
-	in, err := runtime.FromSlice(g, keys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Free()
-	out, err := runtime.Alloc[uint32](g, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Free()
 	s, err := sorts.New(g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	tm := newTimer(t, g)
-	for _, c := range radixShapeCandidates {
+	for _, size := range []struct {
+		n      int
+		shapes [][4]int
+	}{{1 << 16, radixSmallShapeCandidates}, {1 << 20, radixSmallShapeCandidates}, {1 << 25, radixShapeCandidates}} {
+		keys := make([]uint32, size.n)
+		for i := range keys {
+			keys[i] = r.Uint32()
+		}
+		timeRadixShapes(t, g, s, tm, keys, size.shapes)
+	}
+}
+
+// timeRadixShapes checks and times RadixSort of keys with each of shapes.
+func timeRadixShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []uint32, shapes [][4]int) {
+	in, err := runtime.FromSlice(g, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Free()
+	out, err := runtime.Alloc[uint32](g, len(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	for _, c := range shapes {
 		s.SetRadixShape(c[0], c[1], c[2], c[3])
 		run := func() error { return sorts.RadixSort(s, out, in) }
 		if err := out.Fill(0xFFFFFFFF); err != nil {
 			t.Fatal(err)
 		}
 		if err := run(); err != nil {
-			t.Fatalf("shape %v: %v", c, err)
+			t.Fatalf("%d keys, shape %v: %v", len(keys), c, err)
 		}
 		got, err := out.ToSlice()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if msg := checkSorted("RadixSort", got, keys); msg != "" {
-			t.Fatalf("shape %v: %s", c, msg)
+			t.Fatalf("%d keys, shape %v: %s", len(keys), c, msg)
 		}
-		t.Logf("radix shape %dx%d/%d/window%d median_ms %.4f", c[0], c[1], c[2], c[3], tm.median(t, run))
+		t.Logf("radix %d keys shape %dx%d/%d/window%d median_ms %.4f", len(keys), c[0], c[1], c[2], c[3], tm.median(t, run))
 	}
 }

@@ -88,11 +88,29 @@ func (sh RadixShape) Check() error {
 	return nil
 }
 
-// RadixShapeFor returns the shape the radix sort uses for keys of
-// keyBytes bytes: 256 threads of 16 keys of 32 bits, or of 8 keys of 64
-// bits (32 KiB of keys in shared memory), 8-bit digits.
-func RadixShapeFor(keyBytes int) RadixShape {
+// RadixShapeFor returns the shape the radix sort uses for n keys of
+// keyBytes bytes: the first of radixShapes for keys of that size and up to
+// that many keys; otherwise 256 threads of 16 keys of 32 bits, or of 8
+// keys of 64 bits (32 KiB of keys in shared memory), 8-bit digits.
+func RadixShapeFor(keyBytes, n int) RadixShape {
+	for _, r := range radixShapes {
+		if r.keyBytes == keyBytes && n <= r.upTo {
+			return r.shape
+		}
+	}
 	return RadixShape{Threads: 256, PerThread: 64 / keyBytes, Bits: RadixBits}
+}
+
+// radixShapes are the shapes of the small sorts, where the passes' tiles
+// are few and smaller ones give the GPU more blocks. Measured on an H200
+// (32-bit keys over 32 bits): at 2^16 keys tiles of 2048 keys (512
+// threads of 4) take 0.056 ms against 0.070 ms for the default's 4096; at
+// 2^20 keys they are slower (0.132 ms against 0.106 ms).
+var radixShapes = []struct {
+	keyBytes, upTo int
+	shape          RadixShape
+}{
+	{keyBytes: 4, upTo: 1 << 16, shape: RadixShape{Threads: 512, PerThread: 4, Bits: RadixBits}},
 }
 
 // RadixHistogramParts is the most blocks RadixHistogramKernel is launched

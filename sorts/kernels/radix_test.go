@@ -1,6 +1,7 @@
 package kernels_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 // radixKernels returns the radix sort's kernels for keys of type K with
 // values of every type, in the default shape for K.
 func radixKernels[K kernels.Key]() []*dsl.Kernel {
-	shape := kernels.RadixShapeFor(dsl.TypeOf[K]().Size())
+	shape := kernels.RadixShapeFor(dsl.TypeOf[K]().Size(), 1<<20)
 	return []*dsl.Kernel{kernels.RadixHistogramKernel[K](shape), kernels.RadixCopyKernel[K](),
 		kernels.RadixPassKernel[K, uint32](shape, kernels.KeysOnly), kernels.RadixPassKernel[K, uint32](shape, kernels.Positions),
 		kernels.RadixPassKernel[K, uint32](shape, kernels.Pairs), kernels.RadixPassKernel[K, int32](shape, kernels.Pairs),
@@ -75,6 +76,28 @@ func TestUniqueKernelsBuild(t *testing.T) {
 	for _, k := range ks {
 		if _, err := k.Build(); err != nil {
 			t.Errorf("%s: %v", k.Name(), err)
+		}
+	}
+}
+
+// TestRadixShapesForEverySize checks that the shape RadixShapeFor gives
+// keys of 4 and 8 bytes is valid for any count of keys, on either side of
+// each count where it changes, and that its pass kernels build.
+func TestRadixShapesForEverySize(t *testing.T) {
+	for _, keyBytes := range []int{4, 8} {
+		for _, n := range []int{0, 1, 2048, 1 << 16, 1<<16 + 1, 1 << 20, math.MaxUint32} {
+			shape := kernels.RadixShapeFor(keyBytes, n)
+			if err := shape.Check(); err != nil {
+				t.Errorf("%d keys of %d bytes: %v", n, keyBytes, err)
+				continue
+			}
+			k := kernels.RadixPassKernel[uint32, uint64](shape, kernels.Pairs)
+			if keyBytes == 8 {
+				k = kernels.RadixPassKernel[uint64, uint64](shape, kernels.Pairs)
+			}
+			if _, err := k.Build(); err != nil {
+				t.Errorf("%d keys of %d bytes, shape %+v: %v", n, keyBytes, shape, err)
+			}
 		}
 	}
 }
