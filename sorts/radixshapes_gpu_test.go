@@ -24,7 +24,7 @@ var radixShapeCandidates = [][4]int{
 }
 
 // radixSmallShapeCandidates are the shapes TestGPURadixShapes times at
-// 2^16 and 2^20 keys, where a pass has few tiles of the default shape
+// 2^16, 2^17, 2^18 and 2^20 keys, where a pass has few tiles of the default shape
 // (16 at 2^16 keys) and smaller tiles give the GPU more blocks.
 var radixSmallShapeCandidates = [][4]int{
 	{256, 16, 8, 0}, {256, 8, 8, 0}, {256, 4, 8, 0}, {128, 16, 8, 0}, {128, 8, 8, 0}, {128, 4, 8, 0},
@@ -34,7 +34,7 @@ var radixSmallShapeCandidates = [][4]int{
 // TestGPURadixShapes times, on the GPU and only with -radixshapes, the
 // radix sort of fresh random uint32 keys over their 32 bits with each of
 // radixShapeCandidates at 2^25 keys and of radixSmallShapeCandidates at
-// 2^16 and 2^20 keys, each result first checked against slices.Sort. It
+// 2^16, 2^17, 2^18 and 2^20 keys, each result first checked against slices.Sort. It
 // logs one line per size and shape, "radix <n> keys shape
 // <threads>x<keys>/<bits>/window<w> median_ms <ms>"; it asserts nothing of
 // the times.
@@ -55,7 +55,8 @@ func TestGPURadixShapes(t *testing.T) {
 	for _, size := range []struct {
 		n      int
 		shapes [][4]int
-	}{{1 << 16, radixSmallShapeCandidates}, {1 << 20, radixSmallShapeCandidates}, {1 << 25, radixShapeCandidates}} {
+	}{{1 << 16, radixSmallShapeCandidates}, {1 << 17, radixSmallShapeCandidates}, {1 << 18, radixSmallShapeCandidates},
+		{1 << 20, radixSmallShapeCandidates}, {1 << 25, radixShapeCandidates}} {
 		keys := make([]uint32, size.n)
 		for i := range keys {
 			keys[i] = r.Uint32()
