@@ -21,8 +21,8 @@ func badBits(what string, bits int) string {
 
 // WarpPeers returns, in every lane, the mask of the lanes of the warp whose
 // digit has the same low bits bits as the lane's own (the lane included):
-// one ballot per bit, ANDed (Ashkiani et al.'s warp-level multisplit;
-// __match_any_sync on the low bits). Like WarpScan, it runs in the Thread
+// one vote per bit (Agree), ANDed (Ashkiani et al.'s warp-level
+// multisplit; __match_any_sync on the low bits). Like WarpScan, it runs in the Thread
 // body of a ForAll that runs every lane of each warp, outside any condition
 // that may differ between its lanes. The number of the lane's peers below
 // it is the popcount of the mask and the lanes below. bits (a constant of
@@ -34,9 +34,7 @@ func WarpPeers(t *dsl.Thread, digit dsl.U32, bits int) dsl.U32 {
 	d := dsl.Let(t, digit)
 	peers := dsl.Let(t, dsl.N(^uint32(0)))
 	for bit := range bits {
-		set := dsl.Let(t, d.And(dsl.N(uint32(1)<<bit)).Ne(dsl.N(0)))
-		votes := dsl.Ballot(t, set.Exp)
-		peers.Set(peers.And(dsl.Select(set.Exp, votes, votes.Not())))
+		peers.Set(peers.And(dsl.Agree(t, d.And(dsl.N(uint32(1)<<bit)).Ne(dsl.N(0)))))
 	}
 	return peers.Exp
 }

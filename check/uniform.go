@@ -101,7 +101,11 @@ func (w *dependenceWalk) body(body []ir.Stmt) {
 		case *ir.Shuffle:
 			w.set(s.Result, shuffleVariance(s, of))
 		case *ir.Ballot:
-			w.set(s.Result, perWarp)
+			if s.Agree { // each lane's own vote or its complement
+				w.set(s.Result, matchVariance(of(s.Pred)))
+			} else {
+				w.set(s.Result, perWarp)
+			}
 		case *ir.MatchAny:
 			w.set(s.Result, matchVariance(of(s.Value)))
 		case *ir.If:

@@ -111,7 +111,7 @@ func (c *cloner) stmt(s ir.Stmt) ir.Stmt {
 		return &ir.Shuffle{Mode: s.Mode, Result: c.variable(s.Result), Value: c.expr(s.Value),
 			Lane: c.expr(s.Lane), Pos: s.Pos}
 	case *ir.Ballot:
-		return &ir.Ballot{Result: c.variable(s.Result), Pred: c.expr(s.Pred), Pos: s.Pos}
+		return &ir.Ballot{Result: c.variable(s.Result), Pred: c.expr(s.Pred), Agree: s.Agree, Pos: s.Pos}
 	case *ir.MatchAny:
 		return &ir.MatchAny{Result: c.variable(s.Result), Value: c.expr(s.Value), Pos: s.Pos}
 	}

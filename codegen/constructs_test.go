@@ -119,7 +119,8 @@ func orderedKernel(t ir.Type) *ir.Kernel {
 		blocks(2, 9, forAll(ir.BlockThreads, i, u32(64), 10, body...)))
 }
 
-// shuffleKernel shuffles a t value in every mode, takes a ballot and,
+// shuffleKernel shuffles a t value in every mode, takes ballots and
+// agrees of x > 0 and x != 0 and,
 // where t is 32 or 64 bits wide, matches it.
 func shuffleKernel(t ir.Type) *ir.Kernel {
 	in, out := global("in", t, ir.Input, 2), global("out", t, ir.Output, 3)
@@ -129,8 +130,12 @@ func shuffleKernel(t ir.Type) *ir.Kernel {
 	for mode := ir.ShuffleIdx; mode <= ir.ShuffleXor; mode++ {
 		body = append(body, &ir.Shuffle{Mode: mode, Result: x, Value: x, Lane: u32(uint64(mode)), Pos: at(12)})
 	}
+	zero := val(ir.Value{T: t})
 	body = append(body,
-		&ir.Ballot{Result: m, Pred: bin(ir.Gt, x, val(ir.Value{T: t})), Pos: at(13)})
+		&ir.Ballot{Result: m, Pred: bin(ir.Gt, x, zero), Pos: at(13)},
+		&ir.Ballot{Result: m, Pred: bin(ir.Ne, x, zero), Pos: at(13)},
+		&ir.Ballot{Result: m, Pred: bin(ir.Gt, x, zero), Agree: true, Pos: at(13)},
+		&ir.Ballot{Result: m, Pred: bin(ir.Ne, x, zero), Agree: true, Pos: at(13)})
 	if ir.Matchable(t) {
 		body = append(body, &ir.MatchAny{Result: m, Value: x, Pos: at(13)})
 	}

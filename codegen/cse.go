@@ -197,6 +197,11 @@ func (c *cse) compute(s ir.Stmt, r *region) {
 		c.define(e, id, s, r)
 	}
 	headers := ir.Exprs(s)
+	if b, ok := s.(*ir.Ballot); ok {
+		if x, ok := voteOperand(b.Pred); ok { // the vote reads x itself: no local for x != 0
+			headers = []ir.Expr{x}
+		}
+	}
 	for _, e := range headers {
 		visit(e)
 	}

@@ -223,9 +223,7 @@ func (p *printer) stmt(s ir.Stmt) {
 		}
 		p.line("%s = %s(0xffffffffu, %s, %s);", s.Result.Name, shuffleFunction[s.Mode], expr(e[0]), expr(e[1]))
 	case *ir.Ballot:
-		p.forget(func(v *ir.Var) bool { return v == s.Result })
-		e := p.prepare([]ir.Expr{s.Pred})
-		p.line("%s = __ballot_sync(0xffffffffu, %s);", s.Result.Name, expr(e[0]))
+		p.printBallot(s)
 	case *ir.MatchAny:
 		p.forget(func(v *ir.Var) bool { return v == s.Result })
 		e := p.prepare([]ir.Expr{s.Value})
@@ -451,6 +449,9 @@ func helpers(k *ir.Kernel) []string {
 			if _, def, ok := orderedHelper(a); ok {
 				set[def] = true
 			}
+		}
+		if b, ok := s.(*ir.Ballot); ok && b.Agree {
+			set[agreeHelper] = true
 		}
 		for _, e := range ir.Exprs(s) {
 			ir.WalkExpr(e, visit)

@@ -129,12 +129,20 @@ func TestPrintShufflesAndBallot(t *testing.T) {
 		"x = __shfl_up_sync(0xffffffffu, x, 2u);",
 		"x = __shfl_down_sync(0xffffffffu, x, 3u);",
 		"x = __shfl_xor_sync(0xffffffffu, x, 4u);",
-		"m = __ballot_sync(0xffffffffu, x > 0.0);",
+		"m = __ballot_sync(0xffffffffu, t0_);",
+		"m = __obs_agree((unsigned int)t0_);",
+		"m = __obs_agree((unsigned int)t1_);", // a float's x != 0 is not its bits'
 		"m = __match_any_sync(0xffffffffu, __double_as_longlong(x));")
 	src, _ = mustCUDA(t, shuffleKernel(ir.Float32))
 	contains(t, src, "m = __match_any_sync(0xffffffffu, __float_as_uint(x));")
 	src, _ = mustCUDA(t, shuffleKernel(ir.Int64))
-	contains(t, src, "m = __match_any_sync(0xffffffffu, x);")
+	contains(t, src, "m = __match_any_sync(0xffffffffu, x);", "const bool t1_ = x != 0ll;")
+	// A 32-bit x != 0 votes with x itself, and the helper is written once.
+	src, _ = mustCUDA(t, shuffleKernel(ir.Int32))
+	contains(t, src, "m = __ballot_sync(0xffffffffu, x);", "m = __obs_agree(x);", "m = __obs_agree((unsigned int)t0_);")
+	if n := strings.Count(src, "unsigned int __obs_agree("); n != 1 {
+		t.Errorf("the agree helper is defined %d times, want once:\n%s", n, src)
+	}
 }
 
 func TestPrintSharedArraysAtTheirOffsets(t *testing.T) {

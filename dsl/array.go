@@ -284,6 +284,23 @@ func Ballot(t *Thread, pred Bool) U32 {
 	return U32{e: r}
 }
 
+// Agree returns the mask of the lanes of the warp whose pred equals this
+// lane's: the lanes that agree with it, itself included (Ballot of pred
+// where pred holds, its complement where it does not). ANDed over the bits
+// of a small digit it gives the lanes with the same digit, one vote per
+// bit. All 32 lanes of the warp must take part.
+func Agree(t *Thread, pred Bool) U32 {
+	pos := callerPos()
+	s := open(t, "Agree", pos)
+	if s == nil {
+		return invalid[uint32]("use of the result of an Agree that failed")
+	}
+	r := s.k.newVar("agree", ir.Uint32)
+	s.add(&ir.Decl{Var: r, Init: &ir.Const{Value: ir.Value{T: ir.Uint32}}, Pos: pos})
+	s.add(&ir.Ballot{Result: r, Pred: pred.IR(), Agree: true, Pos: pos})
+	return U32{e: r}
+}
+
 // MatchAny returns the mask of the lanes of the warp whose v equals this
 // lane's: CUDA's __match_any_sync (sm_70 and later). v is a 32 or 64-bit
 // integer, or a float compared by its bits (so -0 and +0 differ and a NaN

@@ -419,6 +419,11 @@ func badInputs() []badInput {
 				out.Store(t, i, dsl.Ballot(nilThread, i.Lt(dsl.N(3)))) // bad: Ballot with a nil thread
 			}))
 		}, "Ballot on a nil builder (*dsl.Thread)"},
+		{"Agree with a nil thread", func() error {
+			return built(gridThreads("nilThread", func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32]) {
+				out.Store(t, i, dsl.Agree(nilThread, i.Lt(dsl.N(3)))) // bad: Agree with a nil thread
+			}))
+		}, "Agree on a nil builder (*dsl.Thread)"},
 		{"MatchAny with a nil thread", func() error {
 			return built(gridThreads("nilThread", func(t *dsl.Thread, i dsl.U32, out dsl.Array[uint32]) {
 				out.Store(t, i, dsl.MatchAny(nilThread, i)) // bad: MatchAny with a nil thread

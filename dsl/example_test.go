@@ -118,6 +118,30 @@ func ExampleBallot() {
 	// Output: [0x80000009] <nil>
 }
 
+// Agree gives every lane the mask of the lanes whose predicate has the
+// same value as its own: ANDed over a digit's bits, the lanes holding the
+// same digit.
+func ExampleAgree() {
+	k := dsl.NewKernel("sameLowBits", 32)
+	in := dsl.Input[uint32](k, "in")
+	masks := dsl.Output[uint32](k, "masks")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			b.ForAll(dsl.N(32), func(t *dsl.Thread, lane dsl.U32) {
+				x := dsl.Let(t, in.At(lane))
+				low := dsl.Agree(t, x.And(dsl.N(1)).Ne(dsl.N(0)))
+				high := dsl.Agree(t, x.And(dsl.N(2)).Ne(dsl.N(0)))
+				masks.Store(t, lane, low.And(high))
+			})
+		})
+	})
+	xs := make([]uint32, 32) // lanes 4 to 31 hold 0
+	xs[0], xs[1], xs[2], xs[3] = 7, 5, 6, 9
+	got, err := runOnCPU(k, xs, 32)
+	fmt.Printf("%#x %v\n", got[:5], err)
+	// Output: [0x1 0xa 0x4 0xa 0xfffffff0] <nil>
+}
+
 // MatchAny gives every lane the mask of the lanes holding the same value.
 func ExampleMatchAny() {
 	k := dsl.NewKernel("peers", 32)

@@ -361,9 +361,12 @@ func (p *fuzzProgram) thread(t *dsl.Thread, i dsl.U32) {
 		case 11:
 			p.out.Store(t, i, dsl.Shuffle(t, dsl.ShuffleMode(1+p.pick(4)), p.u32(1), dsl.N(uint32(p.pick(40)))))
 		case 12:
-			if p.pick(2) == 0 {
+			switch p.pick(3) {
+			case 0:
 				p.out.Store(t, i, dsl.Ballot(t, p.boolean(1)))
-			} else {
+			case 1:
+				p.out.Store(t, i, dsl.Agree(t, p.boolean(1)))
+			default:
 				p.out.Store(t, i, dsl.MatchAny(t, p.u32(1)))
 			}
 		case 13:
@@ -465,9 +468,11 @@ func (p *fuzzProgram) boolean(depth int) dsl.Bool {
 	if depth <= 0 {
 		return dsl.Lit(p.byte()%2 == 0)
 	}
-	switch p.pick(4) {
+	switch p.pick(5) {
 	case 0:
 		return p.u32(depth - 1).Lt(p.u32(depth - 1))
+	case 3:
+		return p.u32(depth - 1).Ne(dsl.N(0))
 	case 1:
 		return p.u32(depth - 1).Eq(p.u32(depth - 1))
 	case 2:

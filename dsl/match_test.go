@@ -11,8 +11,9 @@ import (
 // condition on the MatchAny of a value read from lane 0, which every lane
 // of the warp holds, so that the match is the whole warp in every lane;
 // with perLane, on the MatchAny of each lane's own value instead, which
-// may differ between the lanes.
-func matchUniformKernel(perLane bool) *dsl.Kernel {
+// may differ between the lanes. match is MatchAny or another function of
+// the same kind (a value the same in every lane gives the whole warp).
+func matchUniformKernel(perLane bool, match func(*dsl.Thread, dsl.U32) dsl.U32) *dsl.Kernel {
 	k := dsl.NewKernel("matchUniform", 64)
 	in := dsl.Input[uint32](k, "in")
 	out := dsl.Output[uint32](k, "out")
@@ -24,7 +25,7 @@ func matchUniformKernel(perLane bool) *dsl.Kernel {
 				if !perLane {
 					matched = dsl.Shuffle(t, dsl.ShuffleIdx, x.Exp, dsl.N(0))
 				}
-				peers := dsl.MatchAny(t, matched)
+				peers := match(t, matched)
 				r := dsl.Let(t, peers)
 				t.If(peers.Eq(dsl.N(^uint32(0))), func(t *dsl.Thread) {
 					r.Set(dsl.Shuffle(t, dsl.ShuffleXor, x.Exp, dsl.N(1)))
@@ -39,23 +40,29 @@ func matchUniformKernel(perLane bool) *dsl.Kernel {
 // TestShuffleUnderMatchOfAWarpValue checks that the MatchAny of a value
 // the same in every lane of the warp is a warp-uniform condition, under
 // which the lanes may shuffle (each lane gets its neighbour's value), and
-// that the MatchAny of the lanes' own values is not.
+// that the MatchAny of the lanes' own values is not; the same for Agree.
 func TestShuffleUnderMatchOfAWarpValue(t *testing.T) {
-	xs := make([]uint32, 64)
-	for i := range xs {
-		xs[i] = uint32(3 * i)
+	matches := map[string]func(*dsl.Thread, dsl.U32) dsl.U32{
+		"MatchAny": dsl.MatchAny[uint32],
+		"Agree":    func(t *dsl.Thread, x dsl.U32) dsl.U32 { return dsl.Agree(t, x.And(dsl.N(1)).Ne(dsl.N(0))) },
 	}
-	got, err := runOnCPU(matchUniformKernel(false), xs, len(xs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, x := range got {
-		if want := uint32(3 * (i ^ 1)); x != want {
-			t.Errorf("out[%d] = %d, want %d", i, x, want)
+	for name, match := range matches {
+		xs := make([]uint32, 64)
+		for i := range xs {
+			xs[i] = uint32(3 * i)
 		}
-	}
-	_, err = matchUniformKernel(true).Build()
-	if err == nil || !strings.Contains(err.Error(), "a shuffle needs all 32 lanes of a warp, but here it is under an if") {
-		t.Errorf("a shuffle under a condition on the match of each lane's value: %v", err)
+		got, err := runOnCPU(matchUniformKernel(false, match), xs, len(xs))
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		for i, x := range got {
+			if want := uint32(3 * (i ^ 1)); x != want {
+				t.Errorf("%s: out[%d] = %d, want %d", name, i, x, want)
+			}
+		}
+		_, err = matchUniformKernel(true, match).Build()
+		if err == nil || !strings.Contains(err.Error(), "a shuffle needs all 32 lanes of a warp, but here it is under an if") {
+			t.Errorf("a shuffle under a condition on the %s of each lane's value: %v", name, err)
+		}
 	}
 }

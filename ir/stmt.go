@@ -302,10 +302,13 @@ type Shuffle struct {
 }
 
 // Ballot sets Result (uint32) to the mask of the lanes of the warp whose
-// Pred holds, all 32 lanes taking part.
+// Pred holds, all 32 lanes taking part. With Agree, Result is instead the
+// mask of the lanes whose Pred equals this lane's: the ballot in a lane
+// whose Pred holds, its complement in one whose Pred does not.
 type Ballot struct {
 	Result *Var
 	Pred   Expr
+	Agree  bool
 	Pos    Pos
 }
 

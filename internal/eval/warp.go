@@ -106,7 +106,15 @@ func (c *compiler) ballot(s *ir.Ballot, sc *scope) stmtFn {
 		if pred(m, pv); m.stop || !wholeWarp(m, pos, "ballot") {
 			return
 		}
-		broadcast(res, uint64(lanesHolding(pv)))
+		votes := lanesHolding(pv)
+		broadcast(res, uint64(votes))
+		if s.Agree { // a lane whose pred fails agrees with the lanes not voting
+			for l := range res {
+				if pv[l]&1 == 0 {
+					res[l] = uint64(^votes)
+				}
+			}
+		}
 		set(m, fullMask, res)
 	}
 }

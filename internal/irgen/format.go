@@ -158,7 +158,11 @@ func (f *formatter) stmt(s ir.Stmt) {
 	case *ir.Shuffle:
 		f.line("%s = shuffle%d(%s, %s)", s.Result.Name, s.Mode, FormatExpr(s.Value), FormatExpr(s.Lane))
 	case *ir.Ballot:
-		f.line("%s = ballot(%s)", s.Result.Name, FormatExpr(s.Pred))
+		name := "ballot"
+		if s.Agree {
+			name = "agree"
+		}
+		f.line("%s = %s(%s)", s.Result.Name, name, FormatExpr(s.Pred))
 	case *ir.MatchAny:
 		f.line("%s = matchAny(%s)", s.Result.Name, FormatExpr(s.Value))
 	default:
