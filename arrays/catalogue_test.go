@@ -230,6 +230,13 @@ func badInputs() []badInput {
 				arrays.LookBack(b, dsl.U64.Add, dsl.Lit[uint64](0), status, dsl.N(0), dsl.N(0), aggs) // bad: LookBack of 64-bit values
 			})
 		}, "LookBack of uint64 values: its status words hold 32-bit values"},
+		{"LookBackFrom of a seed of another length", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				status := dsl.Shared[uint64](b, 64)
+				aggs := arrays.Replicate(dsl.N(8), dsl.N(1))
+				arrays.LookBackFrom(b, dsl.U32.Add, dsl.N(0), arrays.Replicate(dsl.N(4), dsl.N(0)), status, dsl.N(0), dsl.N(0), aggs, 1) // bad: LookBackFrom of a seed of another length
+			})
+		}, "LookBackFrom of a seed whose length is not the aggregates' 8"},
 		{"BlockMultisplit of 0-bit digits", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				arrays.BlockMultisplit(b, 0, arrays.FromArray(in), digitOf) // bad: BlockMultisplit of 0-bit digits

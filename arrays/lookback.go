@@ -78,6 +78,24 @@ const MaxLookBackWindow = 32
 // per tile. Words of tiles before tile 0 are not read.
 func LookBackWindow[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], status dsl.Array[uint64],
 	epoch, tile dsl.U32, aggregates Pull[T], window int) Pull[T] {
+	return lookBack(b, op, identity, nil, status, epoch, tile, aggregates, window)
+}
+
+// LookBackFrom is LookBackWindow with the tiles preceded by seed, a vector
+// of the same length as aggregates: element i of the result is seed[i] op
+// agg_0[i] op ... op agg_(tile-1)[i] (seed[i] for tile 0). Only tile 0's
+// block reads seed, and it publishes seed[i] op agg_0[i] as its inclusive
+// prefix, so the seed reaches every later tile through the look-back: a
+// radix sort pass seeds it with each digit's global offset, which only
+// the first tile computes.
+func LookBackFrom[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], seed Pull[T], status dsl.Array[uint64],
+	epoch, tile dsl.U32, aggregates Pull[T], window int) Pull[T] {
+	return lookBack(b, op, identity, &seed, status, epoch, tile, aggregates, window)
+}
+
+// lookBack is LookBackFrom, or LookBackWindow when seed is nil.
+func lookBack[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], seed *Pull[T], status dsl.Array[uint64],
+	epoch, tile dsl.U32, aggregates Pull[T], window int) Pull[T] {
 	op = op.orInvalid("LookBack")
 	width, ok := constLen(aggregates.n)
 	var bad string
@@ -88,6 +106,8 @@ func LookBackWindow[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], s
 		bad = "LookBack of " + dsl.TypeOf[T]().String() + " values: its status words hold 32-bit values (int32, uint32, float32)"
 	case window < 1 || window > MaxLookBackWindow:
 		bad = fmt.Sprintf("LookBackWindow of a window of %d tiles: want 1 to %d", window, MaxLookBackWindow)
+	case seed != nil && !hasLen(seed.n, width):
+		bad = fmt.Sprintf("LookBackFrom of a seed whose length is not the aggregates' %d", width)
 	}
 	if bad != "" {
 		invalid := dsl.Let(b, dsl.Invalid[T](bad)).Exp
@@ -100,8 +120,13 @@ func LookBackWindow[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], s
 		agg := dsl.Let(t, aggregates.At(i))
 		first := dsl.Let(t, tile.Eq(dsl.N(0)))
 		flag := dsl.Select(first.Exp, inclusiveFlag, aggregateFlag)
-		status.AtomicStore(t, tile.Mul(w).Add(i), pack(flag, agg.Exp), dsl.Relaxed)
 		prefix := dsl.Let(t, identity)
+		published := agg.Exp
+		if seed != nil { // tile 0 starts from the seed and publishes seed op agg
+			t.If(first.Exp, func(t *dsl.Thread) { prefix.Set(seed.At(i)) })
+			published = dsl.Select(first.Exp, op(prefix.Exp, agg.Exp), agg.Exp)
+		}
+		status.AtomicStore(t, tile.Mul(w).Add(i), pack(flag, published), dsl.Relaxed)
 		before := dsl.Let(t, tile) // the nearest tile not read is before-1
 		done := dsl.Let(t, first.Exp)
 		t.While(done.Not(), func(t *dsl.Thread) {
@@ -135,4 +160,10 @@ func LookBackWindow[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], s
 	})
 	b.Sync()
 	return Take(w, FromArray(prefixes))
+}
+
+// hasLen reports whether n is the constant want.
+func hasLen(n dsl.U32, want uint32) bool {
+	got, ok := constLen(n)
+	return ok && got == want
 }

@@ -21,9 +21,10 @@ import (
 // start), loads it into shared memory, ranks its keys by digit
 // (BlockMultisplit: the stable multisplit of the tile), publishes its
 // digits' counts and looks back over the tiles before it for the count of
-// each digit there (LookBack, one thread per digit, in the same launch),
-// and adds the pass's global offset of each digit (ScanExclusive of the
-// pass's row of the histogram). The keys then move to their ranks in
+// each digit there (LookBackFrom, one thread per digit, in the same
+// launch), seeded by the first tile with the pass's global offset of each
+// digit (ScanExclusive of the pass's row of the histogram), so that the
+// look-back gives each digit's place in the whole output. The keys then move to their ranks in
 // shared memory and leave the block in that order, so that consecutive
 // threads write consecutive addresses within a digit's run; values follow
 // their keys. A pass in which every key has the same digit (equal keys,
@@ -351,19 +352,39 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			keys := arrays.Compute(b, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[U] {
 				return dsl.Select(i.Lt(count), kb.load(keysIn.At(first.Add(i))), dsl.Lit(U(0)))
 			}))
+			// A pair's values too, read in rows like the keys, so that they
+			// leave in rank order from shared memory, not gathered from
+			// global memory.
+			var vals arrays.Pull[V]
+			if values == Pairs {
+				vals = arrays.Compute(b, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[V] {
+					return dsl.Select(i.Lt(count), valuesIn.At(first.Add(i)), dsl.Lit(V(0)))
+				}))
+			}
 			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
 			m := arrays.BlockMultisplit(b, shape.Bits, arrays.Take(count, keys), digitOf)
-			before := arrays.LookBackWindow(b, dsl.U32.Add, dsl.N(0), status, epoch, tile, m.Counts(), max(shape.Window, 1))
-			global := arrays.Force(b, arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), row))
+			// The first tile finds each digit's global offset (the exclusive
+			// scan of the pass's row of the histogram) and seeds the
+			// look-back with it, so that every tile's look-back gives the
+			// number of keys before its own of each digit, in the whole
+			// output.
+			global := dsl.Shared[uint32](b, int(digits))
+			b.If(tile.Eq(dsl.N(0)), func(b *dsl.Block) {
+				arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), row).Run(b, global.Store)
+				b.Sync()
+			})
+			before := arrays.LookBackFrom(b, dsl.U32.Add, dsl.N(0), arrays.FromArray(global), status, epoch, tile, m.Counts(),
+				max(shape.Window, 1))
 			// base[d] + j is where the tile's j-th key in digit order goes,
 			// when its digit is d.
 			base := arrays.Compute(b, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
-				return global.At(d).Add(before.At(d)).Sub(m.Offsets().At(d))
+				return before.At(d).Sub(m.Offsets().At(d))
 			}))
 			// Keys alone move to their ranks in shared memory (sorted[r] is
 			// the key of rank r); with values, only the index of the key of
-			// rank r does (from[r]), so that a pass with values holds one
-			// tile-sized array besides the keys, not two.
+			// rank r does (from[r]), and the key and value of rank r are
+			// read through it, so that a pass with values holds one
+			// tile-sized array besides the keys and values, not two.
 			var sorted dsl.Array[U]
 			var from dsl.Array[uint32]
 			keyOfRank := func(j dsl.U32) dsl.Exp[U] { return sorted.At(j) }
@@ -382,7 +403,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 				keysOut.Store(t, at.Exp, kb.store(u.Exp))
 				switch values {
 				case Pairs:
-					valuesOut.Store(t, at.Exp, valuesIn.At(first.Add(from.At(j))))
+					valuesOut.Store(t, at.Exp, vals.At(from.At(j)))
 				case Positions:
 					positionsOut.Store(t, at.Exp, first.Add(from.At(j)))
 				}
