@@ -237,6 +237,20 @@ func badInputs() []badInput {
 				arrays.LookBackFrom(b, dsl.U32.Add, dsl.N(0), arrays.Replicate(dsl.N(4), dsl.N(0)), status, dsl.N(0), dsl.N(0), aggs, 1) // bad: LookBackFrom of a seed of another length
 			})
 		}, "LookBackFrom of a seed whose length is not the aggregates' 8"},
+		{"Prefixes of a zero LookBackPublished", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var published arrays.LookBackPublished[uint32]
+				published.Prefixes(b, 1) // bad: Prefixes of a zero LookBackPublished
+			})
+		}, "Prefixes of a zero LookBackPublished (they come from LookBackPublish)"},
+		{"Prefixes with a window of 0 tiles", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				status := dsl.Shared[uint64](b, 64)
+				aggs := arrays.Replicate(dsl.N(8), dsl.N(1))
+				seed := arrays.Replicate(dsl.N(8), dsl.N(0))
+				arrays.LookBackPublish(b, dsl.U32.Add, dsl.N(0), seed, status, dsl.N(0), dsl.N(0), aggs).Prefixes(b, 0) // bad: Prefixes with a window of 0 tiles
+			})
+		}, "a window of 0 tiles"},
 		{"BlockMultisplit of 0-bit digits", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				arrays.BlockMultisplit(b, 0, arrays.FromArray(in), digitOf) // bad: BlockMultisplit of 0-bit digits

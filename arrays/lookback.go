@@ -93,73 +93,185 @@ func LookBackFrom[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], see
 	return lookBack(b, op, identity, &seed, status, epoch, tile, aggregates, window)
 }
 
-// lookBack is LookBackFrom, or LookBackWindow when seed is nil.
+// lookBack is LookBackFrom, or LookBackWindow when seed is nil: the
+// publication and the walk in one step.
 func lookBack[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], seed *Pull[T], status dsl.Array[uint64],
 	epoch, tile dsl.U32, aggregates Pull[T], window int) Pull[T] {
-	op = op.orInvalid("LookBack")
-	width, ok := constLen(aggregates.n)
-	var bad string
-	switch {
-	case !ok:
-		bad = "LookBack of aggregates whose length is not a constant"
-	case dsl.TypeOf[T]().Size() != 4:
-		bad = "LookBack of " + dsl.TypeOf[T]().String() + " values: its status words hold 32-bit values (int32, uint32, float32)"
-	case window < 1 || window > MaxLookBackWindow:
-		bad = fmt.Sprintf("LookBackWindow of a window of %d tiles: want 1 to %d", window, MaxLookBackWindow)
-	case seed != nil && !hasLen(seed.n, width):
-		bad = fmt.Sprintf("LookBackFrom of a seed whose length is not the aggregates' %d", width)
+	lb, bad := newLookBack(b, op, identity, seed, status, epoch, tile, aggregates)
+	if bad == "" {
+		bad = badWindow(window)
 	}
 	if bad != "" {
-		invalid := dsl.Let(b, dsl.Invalid[T](bad)).Exp
-		return Replicate(dsl.N(1), invalid)
+		return invalidLookBack[T](b, bad)
 	}
-	w := dsl.N(uint32(width))
-	aggregateFlag, inclusiveFlag := statusFlags(b, epoch)
-	prefixes := dsl.Shared[T](b, int(max(width, 1)))
-	b.ForAll(w, func(t *dsl.Thread, i dsl.U32) {
-		agg := dsl.Let(t, aggregates.At(i))
-		first := dsl.Let(t, tile.Eq(dsl.N(0)))
-		flag := dsl.Select(first.Exp, inclusiveFlag, aggregateFlag)
-		prefix := dsl.Let(t, identity)
-		published := agg.Exp
-		if seed != nil { // tile 0 starts from the seed and publishes seed op agg
-			t.If(first.Exp, func(t *dsl.Thread) { prefix.Set(seed.At(i)) })
-			published = dsl.Select(first.Exp, op(prefix.Exp, agg.Exp), agg.Exp)
-		}
-		status.AtomicStore(t, tile.Mul(w).Add(i), pack(flag, published), dsl.Relaxed)
-		before := dsl.Let(t, tile) // the nearest tile not read is before-1
-		done := dsl.Let(t, first.Exp)
-		t.While(done.Not(), func(t *dsl.Thread) {
-			// The window's words, tile before-1-k at k, all loaded before
-			// any is waited on; tiles below 0 are not read (tile 0's word
-			// is an inclusive prefix, so the walk stops there).
-			at := make([]dsl.U32, window)
-			words := make([]dsl.Var[uint64], window)
-			for k := range window {
-				at[k] = dsl.Let(t, before.Sub(dsl.N(uint32(k+1))).Mul(w).Add(i)).Exp
-				words[k] = dsl.Let(t, dsl.Lit[uint64](0))
-				t.If(before.Gt(dsl.N(uint32(k))), func(t *dsl.Thread) {
-					words[k].Set(status.AtomicLoad(t, at[k], dsl.Relaxed))
-				})
-			}
-			for k := range window {
-				t.If(done.Not(), func(t *dsl.Thread) {
-					t.While(flagOf(words[k].Exp).Lt(aggregateFlag), func(t *dsl.Thread) {
-						words[k].Set(status.AtomicLoad(t, at[k], dsl.Relaxed))
-					})
-					prefix.Set(op(valueOf[T](words[k].Exp), prefix.Exp))
-					done.Set(flagOf(words[k].Exp).Eq(inclusiveFlag))
-				})
-			}
-			before.Set(before.Sub(dsl.N(uint32(window))))
-		})
-		t.If(first.Not(), func(t *dsl.Thread) {
-			status.AtomicStore(t, tile.Mul(w).Add(i), pack(inclusiveFlag, op(prefix.Exp, agg.Exp)), dsl.Relaxed)
-		})
+	prefixes := dsl.Shared[T](b, int(max(lb.width, 1)))
+	b.ForAll(lb.w, func(t *dsl.Thread, i dsl.U32) {
+		agg := dsl.Let(t, aggregates.At(i)).Exp
+		prefix := lb.publish(t, i, agg)
+		lb.walk(t, i, agg, prefix, window)
 		prefixes.Store(t, i, prefix.Exp)
 	})
 	b.Sync()
-	return Take(w, FromArray(prefixes))
+	return Take(lb.w, FromArray(prefixes))
+}
+
+// LookBackPublished is a tile's vector published for a look-back whose
+// walk comes later, so that the block may do other work between the two
+// while the tiles before its own publish their prefixes: LookBackPublish
+// makes it, Prefixes walks.
+type LookBackPublished[T dsl.Number] struct {
+	lb lookBackState[T]
+	// aggregates holds the tile's vector, prefixes the prefix each walk
+	// starts from (the seed's element for tile 0, identity for the others)
+	// and then its result.
+	aggregates, prefixes dsl.Array[T]
+	bad                  string
+}
+
+// LookBackPublish publishes the vector aggregates of tile, as LookBackFrom
+// does before its walk (tile 0 its inclusive prefix seed op aggregates at
+// once), and returns it for Prefixes; seed is read by tile 0 only. For no
+// seed, give Replicate(length, identity). Its conditions are LookBack's.
+func LookBackPublish[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], seed Pull[T], status dsl.Array[uint64],
+	epoch, tile dsl.U32, aggregates Pull[T]) LookBackPublished[T] {
+	lb, bad := newLookBack(b, op, identity, &seed, status, epoch, tile, aggregates)
+	if bad != "" {
+		dsl.Let(b, dsl.Invalid[T](bad))
+		return LookBackPublished[T]{bad: bad}
+	}
+	p := LookBackPublished[T]{lb: lb, aggregates: dsl.Shared[T](b, int(max(lb.width, 1))),
+		prefixes: dsl.Shared[T](b, int(max(lb.width, 1)))}
+	b.ForAll(lb.w, func(t *dsl.Thread, i dsl.U32) {
+		agg := dsl.Let(t, aggregates.At(i)).Exp
+		p.aggregates.Store(t, i, agg)
+		p.prefixes.Store(t, i, lb.publish(t, i, agg).Exp)
+	})
+	return p
+}
+
+// Prefixes walks back over the tiles before p's, as LookBackWindow does
+// after publishing (window tiles at once, 1 to MaxLookBackWindow), and
+// returns, at index i, the combination of element i of the seed and of the
+// aggregates of every tile before p's. Call it once, later in the block
+// body that published p.
+func (p LookBackPublished[T]) Prefixes(b *dsl.Block, window int) Pull[T] {
+	bad := p.bad
+	switch {
+	case bad != "":
+		bad = "Prefixes of a failed " + bad
+	case p.prefixes.IR() == nil:
+		bad = "Prefixes of a zero LookBackPublished (they come from LookBackPublish)"
+	default:
+		bad = badWindow(window)
+	}
+	if bad != "" {
+		return invalidLookBack[T](b, bad)
+	}
+	b.ForAll(p.lb.w, func(t *dsl.Thread, i dsl.U32) {
+		prefix := dsl.Let(t, p.prefixes.At(i))
+		p.lb.walk(t, i, p.aggregates.At(i), prefix, window)
+		p.prefixes.Store(t, i, prefix.Exp)
+	})
+	b.Sync()
+	return Take(p.lb.w, FromArray(p.prefixes))
+}
+
+// lookBackState is what the publication and the walk of a look-back share.
+type lookBackState[T dsl.Number] struct {
+	op                           Op[T]
+	identity                     dsl.Exp[T]
+	seed                         *Pull[T]
+	status                       dsl.Array[uint64]
+	tile                         dsl.U32
+	width                        uint32
+	w                            dsl.U32 // width as a constant
+	aggregateFlag, inclusiveFlag dsl.U32
+}
+
+// newLookBack checks a look-back's arguments and returns its state, or why
+// it cannot be built.
+func newLookBack[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], seed *Pull[T], status dsl.Array[uint64],
+	epoch, tile dsl.U32, aggregates Pull[T]) (lookBackState[T], string) {
+	width, ok := constLen(aggregates.n)
+	switch {
+	case !ok:
+		return lookBackState[T]{}, "LookBack of aggregates whose length is not a constant"
+	case dsl.TypeOf[T]().Size() != 4:
+		return lookBackState[T]{}, "LookBack of " + dsl.TypeOf[T]().String() +
+			" values: its status words hold 32-bit values (int32, uint32, float32)"
+	case seed != nil && !hasLen(seed.n, width):
+		return lookBackState[T]{}, fmt.Sprintf("LookBackFrom of a seed whose length is not the aggregates' %d", width)
+	}
+	lb := lookBackState[T]{op: op.orInvalid("LookBack"), identity: identity, seed: seed, status: status, tile: tile,
+		width: width, w: dsl.N(width)}
+	lb.aggregateFlag, lb.inclusiveFlag = statusFlags(b, epoch)
+	return lb, ""
+}
+
+// badWindow returns why window is not a look-back window, or "".
+func badWindow(window int) string {
+	if window < 1 || window > MaxLookBackWindow {
+		return fmt.Sprintf("LookBackWindow of a window of %d tiles: want 1 to %d", window, MaxLookBackWindow)
+	}
+	return ""
+}
+
+// invalidLookBack records in b and returns a look-back that failed.
+func invalidLookBack[T dsl.Number](b *dsl.Block, bad string) Pull[T] {
+	invalid := dsl.Let(b, dsl.Invalid[T](bad)).Exp
+	return Replicate(dsl.N(1), invalid)
+}
+
+// publish writes element i of the tile's vector, agg, to its status word
+// (tile 0: its inclusive prefix, from the seed's element i if there is a
+// seed) and returns the prefix its walk starts from.
+func (lb lookBackState[T]) publish(t *dsl.Thread, i dsl.U32, agg dsl.Exp[T]) dsl.Var[T] {
+	first := dsl.Let(t, lb.tile.Eq(dsl.N(0)))
+	flag := dsl.Select(first.Exp, lb.inclusiveFlag, lb.aggregateFlag)
+	prefix := dsl.Let(t, lb.identity)
+	published := agg
+	if lb.seed != nil { // tile 0 starts from the seed and publishes seed op agg
+		t.If(first.Exp, func(t *dsl.Thread) { prefix.Set(lb.seed.At(i)) })
+		published = dsl.Select(first.Exp, lb.op(prefix.Exp, agg), agg)
+	}
+	lb.status.AtomicStore(t, lb.tile.Mul(lb.w).Add(i), pack(flag, published), dsl.Relaxed)
+	return prefix
+}
+
+// walk combines into prefix element i of the aggregates of the tiles
+// before the tile, nearest first, until an inclusive prefix, and
+// publishes the tile's own (prefix op agg); tile 0 does nothing.
+func (lb lookBackState[T]) walk(t *dsl.Thread, i dsl.U32, agg dsl.Exp[T], prefix dsl.Var[T], window int) {
+	first := dsl.Let(t, lb.tile.Eq(dsl.N(0)))
+	before := dsl.Let(t, lb.tile) // the nearest tile not read is before-1
+	done := dsl.Let(t, first.Exp)
+	t.While(done.Not(), func(t *dsl.Thread) {
+		// The window's words, tile before-1-k at k, all loaded before any
+		// is waited on; tiles below 0 are not read (tile 0's word is an
+		// inclusive prefix, so the walk stops there).
+		at := make([]dsl.U32, window)
+		words := make([]dsl.Var[uint64], window)
+		for k := range window {
+			at[k] = dsl.Let(t, before.Sub(dsl.N(uint32(k+1))).Mul(lb.w).Add(i)).Exp
+			words[k] = dsl.Let(t, dsl.Lit[uint64](0))
+			t.If(before.Gt(dsl.N(uint32(k))), func(t *dsl.Thread) {
+				words[k].Set(lb.status.AtomicLoad(t, at[k], dsl.Relaxed))
+			})
+		}
+		for k := range window {
+			t.If(done.Not(), func(t *dsl.Thread) {
+				t.While(flagOf(words[k].Exp).Lt(lb.aggregateFlag), func(t *dsl.Thread) {
+					words[k].Set(lb.status.AtomicLoad(t, at[k], dsl.Relaxed))
+				})
+				prefix.Set(lb.op(valueOf[T](words[k].Exp), prefix.Exp))
+				done.Set(flagOf(words[k].Exp).Eq(lb.inclusiveFlag))
+			})
+		}
+		before.Set(before.Sub(dsl.N(uint32(window))))
+	})
+	t.If(first.Not(), func(t *dsl.Thread) {
+		lb.status.AtomicStore(t, lb.tile.Mul(lb.w).Add(i), pack(lb.inclusiveFlag, lb.op(prefix.Exp, agg)), dsl.Relaxed)
+	})
 }
 
 // hasLen reports whether n is the constant want.

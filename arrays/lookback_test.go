@@ -22,9 +22,10 @@ import (
 // vectors of aggs (tile t's at t*width) under op, reading window tiles at
 // once, and writes the result at the same place of out. It takes the
 // tiles after the first published ones (a parameter), which it leaves
-// alone. With seeded, the tiles come after the vector lookBackSeed
-// (LookBackFrom).
-func lookBackKernel(threads, width, window int, op arrays.Op[uint32], identity dsl.U32, seeded bool) *dsl.Kernel {
+// alone. Seeded, the tiles come after the vector lookBackSeed
+// (LookBackFrom); split, the same published by LookBackPublish and walked
+// by Prefixes after a barrier.
+func lookBackKernel(threads, width, window int, op arrays.Op[uint32], identity dsl.U32, mode lookBackMode) *dsl.Kernel {
 	k := dsl.NewKernel("lookBack", threads)
 	aggs := dsl.Input[uint32](k, "aggs")
 	out := dsl.Output[uint32](k, "out")
@@ -37,18 +38,32 @@ func lookBackKernel(threads, width, window int, op arrays.Op[uint32], identity d
 		g.ForAllBlocks(aggs.Len().Div(w).Sub(published), func(b *dsl.Block, _ dsl.U32) {
 			tile := arrays.NextTile(b, counter, epoch)
 			mine := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return aggs.At(tile.Mul(w).Add(i)) })
+			seed := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return i.Mul(dsl.N(lookBackSeedMul)).Add(dsl.N(lookBackSeedAdd)) })
 			var before arrays.Pull[uint32]
-			if seeded {
-				seed := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return i.Mul(dsl.N(lookBackSeedMul)).Add(dsl.N(lookBackSeedAdd)) })
-				before = arrays.LookBackFrom(b, op, identity, seed, status, epoch, tile, mine, window)
-			} else {
+			switch mode {
+			case plain:
 				before = arrays.LookBackWindow(b, op, identity, status, epoch, tile, mine, window)
+			case seeded:
+				before = arrays.LookBackFrom(b, op, identity, seed, status, epoch, tile, mine, window)
+			case split:
+				published := arrays.LookBackPublish(b, op, identity, seed, status, epoch, tile, mine)
+				b.Sync()
+				before = published.Prefixes(b, window)
 			}
 			b.ForAll(w, func(t *dsl.Thread, i dsl.U32) { out.Store(t, tile.Mul(w).Add(i), before.At(i)) })
 		})
 	})
 	return k
 }
+
+// lookBackMode is the way lookBackKernel looks back.
+type lookBackMode int
+
+const (
+	plain  lookBackMode = iota // LookBackWindow
+	seeded                     // LookBackFrom
+	split                      // LookBackPublish, then Prefixes
+)
 
 // lookBackSeedMul and lookBackSeedAdd make element i of the seed of the
 // seeded look-back kernel: i × lookBackSeedMul + lookBackSeedAdd.
@@ -57,11 +72,11 @@ const lookBackSeedMul, lookBackSeedAdd = 2654435761, 0x9e37
 // lookBackWant is LookBack's law: element i of tile t is the combination
 // of element i of every tile before t, from identity, or with seeded from
 // element i of the seed.
-func lookBackWant(aggs []uint32, width int, op func(a, b uint32) uint32, identity uint32, seeded bool) []uint32 {
+func lookBackWant(aggs []uint32, width int, op func(a, b uint32) uint32, identity uint32, mode lookBackMode) []uint32 {
 	want := make([]uint32, len(aggs))
 	for i := range width {
 		acc := identity
-		if seeded {
+		if mode != plain {
 			acc = uint32(i)*lookBackSeedMul + lookBackSeedAdd
 		}
 		for t := 0; t*width < len(aggs); t++ {
@@ -77,14 +92,14 @@ func lookBackWant(aggs []uint32, width int, op func(a, b uint32) uint32, identit
 type lookBackCase struct {
 	threads, width, window, tiles, epochs int
 	seed                                  uint64
-	seeded                                bool // LookBackFrom
+	mode                                  lookBackMode
 }
 
 // check runs the case on dev and returns what differs from the law, or "".
 func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint32], goOp func(a, b uint32) uint32, identity uint32) string {
-	where := fmt.Sprintf("LookBack under %s, %d threads, width %d, window %d, %d tiles, seeded %v: ", opName, c.threads,
-		c.width, c.window, c.tiles, c.seeded)
-	kernel, err := lookBackKernel(c.threads, c.width, c.window, op, dsl.Lit(identity), c.seeded).Build()
+	where := fmt.Sprintf("LookBack under %s, %d threads, width %d, window %d, %d tiles, mode %d: ", opName, c.threads,
+		c.width, c.window, c.tiles, c.mode)
+	kernel, err := lookBackKernel(c.threads, c.width, c.window, op, dsl.Lit(identity), c.mode).Build()
 	if err != nil {
 		return where + err.Error()
 	}
@@ -130,7 +145,7 @@ func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint
 		if err != nil {
 			return where + err.Error()
 		}
-		if d := differ(fmt.Sprintf("epoch %d", epoch), got, lookBackWant(aggs, c.width, goOp, identity, c.seeded)); d != "" {
+		if d := differ(fmt.Sprintf("epoch %d", epoch), got, lookBackWant(aggs, c.width, goOp, identity, c.mode)); d != "" {
 			return where + d
 		}
 	}
@@ -142,15 +157,16 @@ func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint
 // one tile and several, windows of 1 (LookBack) to more tiles than there
 // are, three epochs on a state zeroed once (so that the words an earlier
 // epoch left count as unpublished), under Add, Max and affine (not
-// commutative); with and without a seed (LookBackFrom).
+// commutative); with and without a seed (LookBackFrom), and published
+// then walked (LookBackPublish, Prefixes).
 func TestLookBackLaw(t *testing.T) {
 	dev := runtime.CPU()
 	params := proptest.Parameters(t, 12)
 	props := gopter.NewProperties(params)
 	props.Property("LookBack is the exclusive scan of each element over the tiles", prop.ForAll(
-		func(threads, width, window, tiles int, seed uint64, seeded bool) string {
+		func(threads, width, window, tiles int, seed uint64, mode int) string {
 			c := lookBackCase{threads: threads, width: width, window: window, tiles: tiles, epochs: 3, seed: seed,
-				seeded: seeded}
+				mode: lookBackMode(mode)}
 			if d := c.check(dev, "Add", dsl.U32.Add, func(a, b uint32) uint32 { return a + b }, 0); d != "" {
 				return d
 			}
@@ -160,7 +176,7 @@ func TestLookBackLaw(t *testing.T) {
 			return c.check(dev, "affine", affine, affineGo, 1<<16)
 		},
 		gen.IntRange(1, 2).Map(func(w int) int { return 32 * w }), gen.IntRange(1, 100), gen.IntRange(1, 12),
-		gen.IntRange(1, 9), gen.UInt64(), gen.Bool()))
+		gen.IntRange(1, 9), gen.UInt64(), gen.IntRange(int(plain), int(split))))
 	props.TestingRun(t)
 }
 
@@ -168,7 +184,7 @@ func TestLookBackLaw(t *testing.T) {
 // MaxLookBackWindow is an error naming it.
 func TestLookBackWindowOutOfRange(t *testing.T) {
 	for _, window := range []int{0, arrays.MaxLookBackWindow + 1} {
-		_, err := lookBackKernel(32, 32, window, dsl.U32.Add, dsl.N(0), false).Build()
+		_, err := lookBackKernel(32, 32, window, dsl.U32.Add, dsl.N(0), plain).Build()
 		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("a window of %d tiles", window)) {
 			t.Errorf("window %d: %v", window, err)
 		}
@@ -199,7 +215,7 @@ func TestLookBackWalksOverAggregates(t *testing.T) {
 			for _, published := range []int{1, 5, 17} {
 				tiles := published + 3
 				where := fmt.Sprintf("%s, window %d, %d tiles published before the launch", op.name, window, published)
-				kernel, err := lookBackKernel(width, width, window, op.op, dsl.Lit(op.identity), false).Build()
+				kernel, err := lookBackKernel(width, width, window, op.op, dsl.Lit(op.identity), plain).Build()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -227,7 +243,7 @@ func TestLookBackWalksOverAggregates(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", where, err)
 				}
-				want := lookBackWant(aggs, width, op.goOp, op.identity, false)
+				want := lookBackWant(aggs, width, op.goOp, op.identity, plain)
 				if d := differ(where, got[published*width:], want[published*width:]); d != "" {
 					t.Error(d)
 				}

@@ -19,18 +19,21 @@ import (
 // per digit and pass. Each pass is then one launch of RadixPassKernel: a
 // block takes a tile of keys (NextTile: tiles in the order the blocks
 // start), loads it into shared memory, ranks its keys by digit
-// (BlockMultisplit: the stable multisplit of the tile), publishes its
-// digits' counts and looks back over the tiles before it for the count of
-// each digit there (LookBackFrom, one thread per digit, in the same
-// launch), seeded by the first tile with the pass's global offset of each
-// digit (ScanExclusive of the pass's row of the histogram), so that the
-// look-back gives each digit's place in the whole output. The keys then move to their ranks in
-// shared memory and leave the block in that order, so that consecutive
-// threads write consecutive addresses within a digit's run; values follow
-// their keys. A pass in which every key has the same digit (equal keys,
-// or bits above the keys' range: the pass's count of the digit of any one
-// key is n, which each block reads for the first key of its tile) keeps
-// their order, and its blocks only copy their tiles.
+// (BlockMultisplit: the stable multisplit of the tile) and publishes its
+// digits' counts for the look-back (LookBackPublish, one thread per
+// digit); the first tile publishes them raised by the pass's global offset
+// of each digit (ScanExclusive of the pass's row of the histogram). The
+// keys then move to their ranks in shared memory, and only then does the
+// block look back over the tiles before it for the count of each digit
+// there (Prefixes, in the same launch), which gives each digit's place in
+// the whole output: meanwhile more of those tiles have published their
+// own, so the walks back are shorter. The keys leave the block in rank
+// order, so that consecutive threads write consecutive addresses within a
+// digit's run; values follow their keys. A pass in which every key has
+// the same digit (equal keys, or bits above the keys' range: the pass's
+// count of the digit of any one key is n, which each block reads for the
+// first key of its tile) keeps their order, and its blocks only copy their
+// tiles.
 //
 // Keys are sorted by their bits in an order-preserving form (CUB's
 // "twiddle"), applied when a pass loads a key and undone when it stores
@@ -373,13 +376,13 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 				arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), row).Run(b, global.Store)
 				b.Sync()
 			})
-			before := arrays.LookBackFrom(b, dsl.U32.Add, dsl.N(0), arrays.FromArray(global), status, epoch, tile, m.Counts(),
-				max(shape.Window, 1))
-			// base[d] + j is where the tile's j-th key in digit order goes,
-			// when its digit is d.
-			base := arrays.Compute(b, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
-				return before.At(d).Sub(m.Offsets().At(d))
-			}))
+			// The tile's counts are published now, and the walk back over
+			// the tiles before waits until the keys have moved to their
+			// ranks in shared memory, which needs no global offset: by then
+			// more of those tiles have published their inclusive prefixes,
+			// so the walks are shorter.
+			published := arrays.LookBackPublish(b, dsl.U32.Add, dsl.N(0), arrays.FromArray(global), status, epoch, tile,
+				m.Counts())
 			// Keys alone move to their ranks in shared memory (sorted[r] is
 			// the key of rank r); with values, only the index of the key of
 			// rank r does (from[r]), and the key and value of rank r are
@@ -396,7 +399,12 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 				arrays.ScatterByRank(m.Ranks(), arrays.Generate(count, func(i dsl.U32) dsl.U32 { return i })).Run(b, from.Store)
 				keyOfRank = func(j dsl.U32) dsl.Exp[U] { return keys.At(from.At(j)) }
 			}
-			b.Sync()
+			before := published.Prefixes(b, max(shape.Window, 1))
+			// base[d] + j is where the tile's j-th key in digit order goes,
+			// when its digit is d.
+			base := arrays.Compute(b, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
+				return before.At(d).Sub(m.Offsets().At(d))
+			}))
 			b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
 				u := dsl.Let(t, keyOfRank(j))
 				at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
