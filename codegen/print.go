@@ -16,6 +16,7 @@ import (
 // bytes.
 func Print(k *ir.Kernel) string {
 	p := &printer{k: k, names: newNameSupply(k), assigned: assignedVars(k.Body)}
+	p.bounds = newBounds(k.Body, p.assigned)
 	p.kernel()
 	return p.b.String()
 }
@@ -29,6 +30,8 @@ type printer struct {
 	// assigned holds the variables assigned after their declaration: the
 	// others print as const.
 	assigned map[*ir.Var]bool
+	// bounds finds constant upper bounds of loop counts.
+	bounds bounds
 	// known holds the conditions of the enclosing ifs that still hold
 	// where the printer is: a store or atomic they already guard is not
 	// guarded again.

@@ -60,6 +60,10 @@ func (p *printer) spread(s *ir.ForAll, index string, n int) {
 	case constant && c.Value.Bits+uint64(n) <= 1<<32:
 		p.line("for (unsigned int %s = %s; %s < %s; %s += %du) {", i, index, i, cConst(c.Value), i, n)
 		p.depth++
+	case p.boundedBelow(s.Count, n):
+		e := p.prepare([]ir.Expr{s.Count}, true)
+		p.line("for (unsigned int %s = %s; %s < %s; %s += %du) {", i, index, i, expr(e[0]), i, n)
+		p.depth++
 	default:
 		// A count that may come within a stride of 2^32 needs a 64-bit
 		// counter, which cannot wrap.
@@ -124,4 +128,11 @@ func (p *printer) atomic(s *ir.Atomic) {
 		p.forget(func(v *ir.Var) bool { return v == s.Result })
 	}
 	p.guarded(a, index, guard, stmt)
+}
+
+// boundedBelow reports whether count never comes within stride of 2^32,
+// so that a 32-bit counter stepping by stride cannot wrap before it.
+func (p *printer) boundedBelow(count ir.Expr, stride int) bool {
+	most, ok := p.bounds.upper(count, 0)
+	return ok && most+uint64(stride) <= 1<<32
 }
