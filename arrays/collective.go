@@ -78,17 +78,26 @@ type runs struct {
 }
 
 // dealt returns how n elements are dealt to size threads, computed once in
-// p.
+// p, or as constants for a constant n.
 func dealt(p dsl.Program, n dsl.U32, size int) runs {
+	if c, ok := constLen(n); ok {
+		per := (c + uint32(size) - 1) / uint32(size)
+		return runs{n: n, per: dsl.N(per), holders: dsl.N((c + max(per, 1) - 1) / max(per, 1))}
+	}
 	per := dsl.Let(p, dsl.CeilDiv(n, dsl.N(uint32(size))))
 	holders := dsl.Let(p, dsl.CeilDiv(n, per.Max(dsl.N(1))))
 	return runs{n: n, per: per.Exp, holders: holders.Exp}
 }
 
 // run returns the first index and the number of elements of thread g's
-// run, for g < holders.
+// run, for g < holders: per, a constant, when per divides a constant n.
 func (r runs) run(g dsl.U32) (first, count dsl.U32) {
 	first = g.Mul(r.per)
+	n, constN := constLen(r.n)
+	per, constPer := constLen(r.per)
+	if constN && constPer && per > 0 && n%per == 0 {
+		return first, r.per
+	}
 	return first, r.per.Min(r.n.Sub(first))
 }
 
