@@ -95,14 +95,18 @@ func (sh RadixShape) Check() error {
 // RadixShapeFor returns the shape the radix sort uses for n keys of
 // keyBytes bytes: the first of radixShapes for keys of that size and up to
 // that many keys; otherwise 256 threads of 16 keys of 32 bits, or of 8
-// keys of 64 bits (32 KiB of keys in shared memory), 8-bit digits.
+// keys of 64 bits (32 KiB of keys in shared memory), 8-bit digits, and a
+// look-back that reads the words of 4 tiles at once. Measured on an H200
+// (2^25 keys of 32 bits over their 32 bits, the walk back after the keys
+// have moved to their ranks): windows of 2 and 4 tiles take 1.079 and
+// 1.073 ms against 1.126 ms for one tile at a time, 8 tiles 1.152 ms.
 func RadixShapeFor(keyBytes, n int) RadixShape {
 	for _, r := range radixShapes {
 		if r.keyBytes == keyBytes && n <= r.upTo {
 			return r.shape
 		}
 	}
-	return RadixShape{Threads: 256, PerThread: 64 / keyBytes, Bits: RadixBits}
+	return RadixShape{Threads: 256, PerThread: 64 / keyBytes, Bits: RadixBits, Window: 4}
 }
 
 // radixShapes are the shapes of the small sorts, where the passes' tiles
