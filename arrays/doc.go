@@ -78,7 +78,10 @@
 // as in Onesweep): a block publishes its tile's vector and gets, for each
 // element, the combination over the tiles before, one thread per element
 // waiting only for blocks that took their tile earlier from NextTile;
-// LookBackWindow reads the words of several tiles at once.
+// LookBackWindow reads the words of several tiles at once, LookBackFrom
+// starts the tiles from a seed vector, and LookBackPublish publishes the
+// vector at once and returns it for Prefixes, which walks back later in
+// the block's work, when more of the tiles before have published theirs.
 //
 // The warp aggregations combine the values of the lanes of a warp that
 // hold equal keys, in lane order, and make the lowest lane of each key its

@@ -281,3 +281,30 @@ func runLookBack(dev runtime.Device, fn runtime.Function, aggs []uint32, words [
 	}
 	return out.ToSlice()
 }
+
+// TestGPULookBackLaw checks LookBackWindow, LookBackFrom and
+// LookBackPublish with Prefixes against their law on the GPU, on fresh
+// random aggregates: from one tile to thousands in flight at once, windows
+// of 1 and 4 tiles, three epochs on a state zeroed once, under Add and
+// affine (not commutative).
+func TestGPULookBackLaw(t *testing.T) {
+	gpu := openGPU(t)
+	r := rand.New(rand.NewPCG(freshSeed(t), 3))
+	for _, mode := range []lookBackMode{plain, seeded, split} {
+		for _, c := range []lookBackCase{
+			{threads: 256, width: 256, window: 1, tiles: 1},
+			{threads: 256, width: 256, window: 4, tiles: 7},
+			{threads: 256, width: 256, window: 1, tiles: 3000},
+			{threads: 256, width: 256, window: 4, tiles: 3000},
+			{threads: 64, width: 100, window: 2, tiles: 1000},
+		} {
+			c.epochs, c.seed, c.mode = 3, r.Uint64(), mode
+			if d := c.check(gpu, "Add", dsl.U32.Add, func(a, b uint32) uint32 { return a + b }, 0); d != "" {
+				t.Error(d)
+			}
+			if d := c.check(gpu, "affine", affine, affineGo, 1<<16); d != "" {
+				t.Error(d)
+			}
+		}
+	}
+}
