@@ -48,16 +48,7 @@ func (b bounds) upper(e ir.Expr, depth int) (uint64, bool) {
 		x, okX := b.upper(e.X, depth+1)
 		y, okY := b.upper(e.Y, depth+1)
 		switch e.Op {
-		case ir.Min: // at most either
-			switch {
-			case okX && okY:
-				return min(x, y), true
-			case okX:
-				return x, true
-			case okY:
-				return y, true
-			}
-		case ir.And: // at most either
+		case ir.Min, ir.And: // at most either
 			switch {
 			case okX && okY:
 				return min(x, y), true
