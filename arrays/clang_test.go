@@ -36,8 +36,9 @@ func collectiveKernels() []*dsl.Kernel {
 		matchKernel[int32](), matchKernel[uint64](),
 		blellochKernel(u32Ops[5], 64, 300), blellochKernel(i64Ops[1], 256, 1024),
 		aggregateKernelOf(u32Ops[5], arrays.WarpAggregateHot[uint32, uint32]), aggregateKernelOf(i64Ops[0], arrays.WarpAggregateHot[int64, int64]),
-		lookBackKernel(64, 64, 1, dsl.U32.Add, dsl.N(0), plain), lookBackKernel(64, 256, 8, affine, dsl.N(1<<16), seeded),
-		lookBackKernel(64, 96, 2, dsl.U32.Add, dsl.N(0), split),
+		lookBackKernel(64, 64, 1, dsl.U32.Add, dsl.N(0), plain, false),
+		lookBackKernel(64, 256, 8, affine, dsl.N(1<<16), seeded, true),
+		lookBackKernel(64, 96, 2, dsl.U32.Add, dsl.N(0), split, false),
 	}
 }
 

@@ -82,6 +82,16 @@ type DeviceScanShape struct {
 	// again a window of status words of which one was not yet published;
 	// 0 polls at once. At most ir.MaxSleepNanos.
 	Backoff uint32
+	// TilesByBlock, when set, has a launch with a block per tile (or more)
+	// scan tile i in block i, as CUB's scan does, where without it every
+	// block takes its tile from the tile counter first: an atomic's round
+	// trip and a barrier before the tile's loads. The counter is still
+	// raised once per tile, so that the state's contract is the same.
+	// Block i's look-back then waits only for blocks of lower index, which
+	// the GPU starts before it (blocks are dispatched in index order); a
+	// launch with fewer blocks than tiles takes its tiles from the counter
+	// as without the option, since its blocks run several tiles each.
+	TilesByBlock bool
 }
 
 // DefaultDeviceScanShape is the shape DeviceScanKernel uses: 128 threads
@@ -144,6 +154,9 @@ func (sh DeviceScanShape) String() string {
 	}
 	if sh.Backoff > 0 {
 		name += fmt.Sprintf("/backoff%d", sh.Backoff)
+	}
+	if sh.TilesByBlock {
+		name += "/byblock"
 	}
 	return name
 }
@@ -248,10 +261,10 @@ func DeviceScanKernelShaped[T dsl.Number](name string, op Op[T], identity dsl.Ex
 		}
 		n := in.Len()
 		tiles := dsl.CeilDiv(n, dsl.N(uint32(shape.Tile())))
-		g.ForAllBlocks(tiles, func(b *dsl.Block, _ dsl.U32) {
+		g.ForAllBlocks(tiles, func(b *dsl.Block, bid dsl.U32) {
 			s := devScan[T]{op: op, identity: identity, in: in, out: out, state: state, base: base, shape: shape}
 			s.aggregateFlag, s.inclusiveFlag = statusFlags(b, epoch)
-			s.tile(b, exclusive)
+			s.tile(b, s.takeTile(b, bid, tiles), exclusive)
 		})
 	})
 	return k
@@ -270,20 +283,23 @@ type devScan[T dsl.Number] struct {
 	shape                        DeviceScanShape
 }
 
-// tile records the scan of one tile by block b.
-func (s devScan[T]) tile(b *dsl.Block, exclusive bool) {
+// takeTile returns the tile block b scans in its turn bid of the grid's
+// tiles: the next from the tile counter, or with TilesByBlock, BlockTile's.
+func (s devScan[T]) takeTile(b *dsl.Block, bid, tiles dsl.U32) dsl.U32 {
+	if s.shape.TilesByBlock {
+		return blockTile(b, bid, tiles, s.state, dsl.N(0), &s.base)
+	}
+	return dsl.Let(b, takeTicket(b, s.state, dsl.N(0), &s.base)).Exp
+}
+
+// tile records the scan of tile by block b.
+func (s devScan[T]) tile(b *dsl.Block, tile dsl.U32, exclusive bool) {
 	threads, perThread := s.shape.Threads, s.shape.PerThread
 	tileLen := uint32(s.shape.Tile())
 	warps := threads / ir.WarpSize
-	ticket := dsl.Shared[uint32](b, 1)
 	elems := dsl.Shared[T](b, s.shape.sharedLen())
 	warpTotals := dsl.Shared[T](b, warps)
 	warpPrefix := dsl.Shared[T](b, warps)
-	b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
-		ticket.Store(t, dsl.N(0), dsl.Cast[uint32](s.state.Fetch(t, dsl.AtomicAdd, dsl.N(0), dsl.Lit[uint64](1)).Sub(s.base)))
-	})
-	b.Sync()
-	tile := dsl.Let(b, ticket.At(dsl.N(0))).Exp
 	first := dsl.Let(b, tile.Mul(dsl.N(tileLen))).Exp
 	// full: the tile lies wholly inside the input (first + tileLen <= n,
 	// written so as not to wrap past 2^32).

@@ -77,7 +77,9 @@
 // own, over a vector of values per tile (a radix sort pass's digit counts,
 // as in Onesweep): a block publishes its tile's vector and gets, for each
 // element, the combination over the tiles before, one thread per element
-// waiting only for blocks that took their tile earlier from NextTile;
+// waiting only for blocks that took their tile earlier from NextTile (or,
+// in a grid of a block per tile, BlockTile: tile i in block i, blocks
+// being started in index order, with no wait for the counter);
 // LookBackWindow reads the words of several tiles at once, LookBackFrom
 // starts the tiles from a seed vector, and LookBackPublish publishes the
 // vector at once and returns it for Prefixes, which walks back later in

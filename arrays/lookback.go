@@ -33,12 +33,55 @@ import (
 // look-back of LookBack cannot wait for ever. counter[at] must be zero
 // when the launch starts; it ends holding the number of blocks.
 func NextTile(b *dsl.Block, counter dsl.Array[uint32], at dsl.U32) dsl.U32 {
+	return dsl.Let(b, takeTicket(b, counter, at, nil)).Exp
+}
+
+// BlockTile returns the tile block b takes in its turn bid of a grid loop
+// over tiles tiles (dsl.Grid.ForAllBlocks): bid itself when the grid has a
+// block for every tile, as CUB's single-pass scan numbers its tiles, and
+// NextTile's otherwise. The GPU starts a launch's blocks in the order of
+// their index, so that with a block per tile a block that waits for the
+// tiles before its own waits only for blocks that have started, as with
+// NextTile; a grid with fewer blocks runs several tiles in each, which
+// only the counter can order. It saves NextTile's wait for the counter's
+// old value and its barrier before the tile's loads. counter[at] is raised
+// by one per tile either way (with a block per tile, without a wait for
+// its old value), so that it ends holding the number of tiles as with
+// NextTile.
+func BlockTile(b *dsl.Block, bid, tiles dsl.U32, counter dsl.Array[uint32], at dsl.U32) dsl.U32 {
+	return blockTile(b, bid, tiles, counter, at, nil)
+}
+
+// blockTile is BlockTile for a counter of either width that started the
+// launch at base (nil for 0): the tile from the counter is its old value
+// less base.
+func blockTile[C uint32 | uint64](b *dsl.Block, bid, tiles dsl.U32, counter dsl.Array[C], at dsl.U32,
+	base *dsl.Exp[C]) dsl.U32 {
+	tile := dsl.Let(b, bid)
+	b.IfElse(dsl.GridDim.Ge(tiles), func(b *dsl.Block) {
+		b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
+			counter.Atomic(t, dsl.AtomicAdd, at, dsl.Lit[C](1))
+		})
+	}, func(b *dsl.Block) {
+		tile.Set(takeTicket(b, counter, at, base))
+	})
+	return tile.Exp
+}
+
+// takeTicket has one thread of b raise counter[at] by one and shares its
+// old value, less base (nil for 0), with the block through shared memory
+// (one barrier).
+func takeTicket[C uint32 | uint64](b *dsl.Block, counter dsl.Array[C], at dsl.U32, base *dsl.Exp[C]) dsl.U32 {
 	ticket := dsl.Shared[uint32](b, 1)
 	b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
-		ticket.Store(t, dsl.N(0), counter.Fetch(t, dsl.AtomicAdd, at, dsl.N(1)))
+		old := counter.Fetch(t, dsl.AtomicAdd, at, dsl.Lit[C](1))
+		if base != nil {
+			old = old.Sub(*base)
+		}
+		ticket.Store(t, dsl.N(0), dsl.Cast[uint32](old))
 	})
 	b.Sync()
-	return dsl.Let(b, ticket.At(dsl.N(0))).Exp
+	return ticket.At(dsl.N(0))
 }
 
 // LookBack returns, at index i, the combination under op of element i of

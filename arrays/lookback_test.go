@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -18,14 +19,15 @@ import (
 )
 
 // lookBackKernel returns the kernel whose every block takes a tile with
-// NextTile (from counter[epoch]), looks back over the width-element
+// NextTile (from counter[epoch]), or with byBlock BlockTile, looks back over the width-element
 // vectors of aggs (tile t's at t*width) under op, reading window tiles at
 // once, and writes the result at the same place of out. It takes the
 // tiles after the first published ones (a parameter), which it leaves
 // alone. Seeded, the tiles come after the vector lookBackSeed
 // (LookBackFrom); split, the same published by LookBackPublish and walked
-// by Prefixes after a barrier.
-func lookBackKernel(threads, width, window int, op arrays.Op[uint32], identity dsl.U32, mode lookBackMode) *dsl.Kernel {
+// by Prefixes after a barrier. With byBlock, published must be 0.
+func lookBackKernel(threads, width, window int, op arrays.Op[uint32], identity dsl.U32, mode lookBackMode,
+	byBlock bool) *dsl.Kernel {
 	k := dsl.NewKernel("lookBack", threads)
 	aggs := dsl.Input[uint32](k, "aggs")
 	out := dsl.Output[uint32](k, "out")
@@ -35,8 +37,14 @@ func lookBackKernel(threads, width, window int, op arrays.Op[uint32], identity d
 	published := dsl.Param[uint32](k, "published")
 	w := dsl.N(uint32(width))
 	k.Body(func(g *dsl.Grid) {
-		g.ForAllBlocks(aggs.Len().Div(w).Sub(published), func(b *dsl.Block, _ dsl.U32) {
-			tile := arrays.NextTile(b, counter, epoch)
+		tiles := aggs.Len().Div(w).Sub(published)
+		g.ForAllBlocks(tiles, func(b *dsl.Block, bid dsl.U32) {
+			var tile dsl.U32
+			if byBlock {
+				tile = arrays.BlockTile(b, bid, tiles, counter, epoch)
+			} else {
+				tile = arrays.NextTile(b, counter, epoch)
+			}
 			mine := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return aggs.At(tile.Mul(w).Add(i)) })
 			seed := arrays.Generate(w, func(i dsl.U32) dsl.U32 { return i.Mul(dsl.N(lookBackSeedMul)).Add(dsl.N(lookBackSeedAdd)) })
 			var before arrays.Pull[uint32]
@@ -88,18 +96,21 @@ func lookBackWant(aggs []uint32, width int, op func(a, b uint32) uint32, identit
 }
 
 // lookBackCase is a run of the look-back kernel: several epochs on one
-// state, zeroed once.
+// state, zeroed once. With byBlock its blocks take their tiles by
+// BlockTile, in a grid of blocks blocks (0: one per tile).
 type lookBackCase struct {
 	threads, width, window, tiles, epochs int
 	seed                                  uint64
 	mode                                  lookBackMode
+	byBlock                               bool
+	blocks                                int
 }
 
 // check runs the case on dev and returns what differs from the law, or "".
 func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint32], goOp func(a, b uint32) uint32, identity uint32) string {
-	where := fmt.Sprintf("LookBack under %s, %d threads, width %d, window %d, %d tiles, mode %d: ", opName, c.threads,
-		c.width, c.window, c.tiles, c.mode)
-	kernel, err := lookBackKernel(c.threads, c.width, c.window, op, dsl.Lit(identity), c.mode).Build()
+	where := fmt.Sprintf("LookBack under %s, %d threads, width %d, window %d, %d tiles, mode %d, by block %v in %d blocks: ",
+		opName, c.threads, c.width, c.window, c.tiles, c.mode, c.byBlock, c.blocks)
+	kernel, err := lookBackKernel(c.threads, c.width, c.window, op, dsl.Lit(identity), c.mode, c.byBlock).Build()
 	if err != nil {
 		return where + err.Error()
 	}
@@ -135,7 +146,7 @@ func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint
 			in.Free()
 			return where + err.Error()
 		}
-		err = dev.Launch(fn, runtime.LaunchConfig{}, in, out, status, counter, uint32(epoch), uint32(0))
+		err = dev.Launch(fn, runtime.LaunchConfig{Blocks: c.blocks}, in, out, status, counter, uint32(epoch), uint32(0))
 		var got []uint32
 		if err == nil {
 			got, err = out.ToSlice()
@@ -149,6 +160,15 @@ func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint
 			return where + d
 		}
 	}
+	counts, err := counter.ToSlice()
+	if err != nil {
+		return where + err.Error()
+	}
+	for epoch, n := range counts {
+		if n != uint32(c.tiles) {
+			return where + fmt.Sprintf("the tile counter of epoch %d ends at %d, want %d", epoch, n, c.tiles)
+		}
+	}
 	return ""
 }
 
@@ -158,15 +178,16 @@ func (c lookBackCase) check(dev runtime.Device, opName string, op arrays.Op[uint
 // are, three epochs on a state zeroed once (so that the words an earlier
 // epoch left count as unpublished), under Add, Max and affine (not
 // commutative); with and without a seed (LookBackFrom), and published
-// then walked (LookBackPublish, Prefixes).
+// then walked (LookBackPublish, Prefixes); tiles from NextTile, and from
+// BlockTile in a grid of a block per tile or of fewer blocks.
 func TestLookBackLaw(t *testing.T) {
 	dev := runtime.CPU()
 	params := proptest.Parameters(t, 12)
 	props := gopter.NewProperties(params)
 	props.Property("LookBack is the exclusive scan of each element over the tiles", prop.ForAll(
-		func(threads, width, window, tiles int, seed uint64, mode int) string {
+		func(threads, width, window, tiles int, seed uint64, mode, order int) string {
 			c := lookBackCase{threads: threads, width: width, window: window, tiles: tiles, epochs: 3, seed: seed,
-				mode: lookBackMode(mode)}
+				mode: lookBackMode(mode), byBlock: order > 0, blocks: max(order-1, 0)}
 			if d := c.check(dev, "Add", dsl.U32.Add, func(a, b uint32) uint32 { return a + b }, 0); d != "" {
 				return d
 			}
@@ -176,15 +197,32 @@ func TestLookBackLaw(t *testing.T) {
 			return c.check(dev, "affine", affine, affineGo, 1<<16)
 		},
 		gen.IntRange(1, 2).Map(func(w int) int { return 32 * w }), gen.IntRange(1, 100), gen.IntRange(1, 12),
-		gen.IntRange(1, 9), gen.UInt64(), gen.IntRange(int(plain), int(split))))
+		gen.IntRange(1, 9), gen.UInt64(), gen.IntRange(int(plain), int(split)),
+		// order: 0 NextTile, 1 BlockTile with a block per tile, k > 1
+		// BlockTile with k-1 blocks.
+		gen.IntRange(0, 4)))
 	props.TestingRun(t)
+}
+
+// TestBlockTileInAGridOfFewerBlocks runs the look-back kernel with
+// tiles from BlockTile in a grid of fewer blocks than tiles, and more
+// blocks than the evaluator runs at once (two workers): taking tile bid
+// there would have a running block wait for a tile of a block that has
+// not started, which never comes (the evaluator reports the deadlock).
+func TestBlockTileInAGridOfFewerBlocks(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(2))
+	c := lookBackCase{threads: 32, width: 32, window: 1, tiles: 40, epochs: 2, seed: 7, mode: plain, byBlock: true,
+		blocks: 5}
+	if d := c.check(runtime.CPU(), "affine", affine, affineGo, 1<<16); d != "" {
+		t.Error(d)
+	}
 }
 
 // TestLookBackWindowOutOfRange checks that a window of 0 or past
 // MaxLookBackWindow is an error naming it.
 func TestLookBackWindowOutOfRange(t *testing.T) {
 	for _, window := range []int{0, arrays.MaxLookBackWindow + 1} {
-		_, err := lookBackKernel(32, 32, window, dsl.U32.Add, dsl.N(0), plain).Build()
+		_, err := lookBackKernel(32, 32, window, dsl.U32.Add, dsl.N(0), plain, false).Build()
 		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("a window of %d tiles", window)) {
 			t.Errorf("window %d: %v", window, err)
 		}
@@ -215,7 +253,7 @@ func TestLookBackWalksOverAggregates(t *testing.T) {
 			for _, published := range []int{1, 5, 17} {
 				tiles := published + 3
 				where := fmt.Sprintf("%s, window %d, %d tiles published before the launch", op.name, window, published)
-				kernel, err := lookBackKernel(width, width, window, op.op, dsl.Lit(op.identity), plain).Build()
+				kernel, err := lookBackKernel(width, width, window, op.op, dsl.Lit(op.identity), plain, false).Build()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -285,8 +323,9 @@ func runLookBack(dev runtime.Device, fn runtime.Function, aggs []uint32, words [
 // TestGPULookBackLaw checks LookBackWindow, LookBackFrom and
 // LookBackPublish with Prefixes against their law on the GPU, on fresh
 // random aggregates: from one tile to thousands in flight at once, windows
-// of 1 and 4 tiles, three epochs on a state zeroed once, under Add and
-// affine (not commutative).
+// of 1 and 4 tiles, three epochs on a state zeroed once, tiles from
+// NextTile and from BlockTile (a block per tile, and 100 blocks), under
+// Add and affine (not commutative).
 func TestGPULookBackLaw(t *testing.T) {
 	gpu := openGPU(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 3))
@@ -297,6 +336,8 @@ func TestGPULookBackLaw(t *testing.T) {
 			{threads: 256, width: 256, window: 1, tiles: 3000},
 			{threads: 256, width: 256, window: 4, tiles: 3000},
 			{threads: 64, width: 100, window: 2, tiles: 1000},
+			{threads: 256, width: 256, window: 4, tiles: 3000, byBlock: true},
+			{threads: 64, width: 100, window: 2, tiles: 1000, byBlock: true, blocks: 100},
 		} {
 			c.epochs, c.seed, c.mode = 3, r.Uint64(), mode
 			if d := c.check(gpu, "Add", dsl.U32.Add, func(a, b uint32) uint32 { return a + b }, 0); d != "" {

@@ -206,8 +206,8 @@ func TestScanLengthsAtTheTileEdges(t *testing.T) {
 // testShapes are block shapes of the scan besides the default: few and
 // many threads, odd and even elements per thread, padding after every 32
 // words and after every 96, rows that split a warp's elements, and both
-// settings of FullTiles, warps reading their own rows, vector rows and a
-// backoff.
+// settings of FullTiles, warps reading their own rows, vector rows, a
+// backoff and tiles by block index.
 var testShapes = []arrays.DeviceScanShape{
 	{Threads: 256, PerThread: 16, FullTiles: true, WarpRows: true, Backoff: 64},
 	{Threads: 96, PerThread: 6, WarpRows: true},
@@ -223,6 +223,8 @@ var testShapes = []arrays.DeviceScanShape{
 	{Threads: 64, PerThread: 16, Vector: true},
 	{Threads: 96, PerThread: 12, FullTiles: true, Vector: true},
 	{Threads: 32, PerThread: 4, FullTiles: true, Vector: true, Backoff: 32},
+	{Threads: 64, PerThread: 8, FullTiles: true, Vector: true, TilesByBlock: true},
+	{Threads: 96, PerThread: 6, WarpRows: true, TilesByBlock: true},
 }
 
 // TestScanShapesAreTheSequentialScan checks, on the CPU device, that a

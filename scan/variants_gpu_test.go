@@ -19,7 +19,8 @@ var scanVariants = flag.Bool("scanvariants", false,
 // variantShapes are the block shapes TestGPUScanVariants times, each
 // named by its String: threads x elements per thread, "/full" when full
 // tiles skip the per-element bounds checks, "/vector" when full tiles are
-// read and written by groups of 4 consecutive elements.
+// read and written by groups of 4 consecutive elements, "/byblock" when
+// block i scans tile i (TilesByBlock).
 var variantShapes = []arrays.DeviceScanShape{
 	{Threads: 128, PerThread: 16},
 	{Threads: 128, PerThread: 24},
@@ -61,6 +62,16 @@ var variantShapes = []arrays.DeviceScanShape{
 	{Threads: 128, PerThread: 32, FullTiles: true},
 	{Threads: 128, PerThread: 32},
 	{Threads: 128, PerThread: 32, FullTiles: true, Vector: true, Backoff: 64},
+	{Threads: 128, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+	{Threads: 160, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+	{Threads: 256, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+	{Threads: 128, PerThread: 24, FullTiles: true, Vector: true, TilesByBlock: true},
+	{Threads: 128, PerThread: 32, FullTiles: true, TilesByBlock: true},
+	{Threads: 192, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+	{Threads: 384, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+	{Threads: 512, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+	{Threads: 256, PerThread: 32, FullTiles: true, TilesByBlock: true},
+	{Threads: 256, PerThread: 16, FullTiles: true, Vector: true, TilesByBlock: true},
 }
 
 // The timing of TestGPUScanVariants, as cmd/obsbench times: untimed

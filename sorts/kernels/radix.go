@@ -17,8 +17,8 @@ import (
 // many keys have each digit: each block counts its part of the keys in
 // shared memory and adds its counts to the global table with one atomic
 // per digit and pass. Each pass is then one launch of RadixPassKernel: a
-// block takes a tile of keys (NextTile: tiles in the order the blocks
-// start), loads it into shared memory, ranks its keys by digit
+// block takes a tile of keys (BlockTile: block i takes tile i, as the
+// blocks start in index order), loads it into shared memory, ranks its keys by digit
 // (BlockMultisplit: the stable multisplit of the tile) and publishes its
 // digits' counts for the look-back (LookBackPublish, one thread per
 // digit); the first tile publishes them raised by the pass's global offset
@@ -421,8 +421,9 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 				}
 			})
 		}
-		g.ForAllBlocks(dsl.CeilDiv(n, dsl.N(tileLen)), func(b *dsl.Block, _ dsl.U32) {
-			tile := arrays.NextTile(b, tiles, pass)
+		tileCount := dsl.CeilDiv(n, dsl.N(tileLen))
+		g.ForAllBlocks(tileCount, func(b *dsl.Block, bid dsl.U32) {
+			tile := arrays.BlockTile(b, bid, tileCount, tiles, pass)
 			first := dsl.Let(b, tile.Mul(dsl.N(tileLen))).Exp
 			count := dsl.Let(b, n.Sub(first).Min(dsl.N(tileLen))).Exp
 			row := arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 { return hist.At(pass.Mul(dsl.N(digits)).Add(d)) })
