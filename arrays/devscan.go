@@ -38,7 +38,7 @@ import (
 const (
 	// DeviceScanThreads is the number of threads per block of the scan in
 	// its default shape.
-	DeviceScanThreads = 128
+	DeviceScanThreads = 256
 	// DeviceScanTile is the number of elements of a tile of the scan in
 	// its default shape.
 	DeviceScanTile = DeviceScanThreads * 32
@@ -94,18 +94,37 @@ type DeviceScanShape struct {
 	TilesByBlock bool
 }
 
-// DefaultDeviceScanShape is the shape DeviceScanKernel uses: 128 threads
-// of 32 elements, full tiles unchecked. VectorDeviceScanShape is the same
-// with Vector rows, for in and out aligned to 16 bytes. Of the shapes
-// timed on an H200 (2^25 uint32, see docs/performance.md) these were the
-// fastest: vector rows about 1 % ahead of plain ones, both 5-8 % ahead of
-// 256 threads of 16 elements.
-var (
-	DefaultDeviceScanShape = DeviceScanShape{Threads: DeviceScanThreads, PerThread: DeviceScanTile / DeviceScanThreads,
-		FullTiles: true}
-	VectorDeviceScanShape = DeviceScanShape{Threads: DeviceScanThreads, PerThread: DeviceScanTile / DeviceScanThreads,
-		FullTiles: true, Vector: true}
-)
+// DefaultDeviceScanShape is the shape DeviceScanKernel uses: 256 threads
+// of 32 elements, full tiles unchecked, tile i in block i (TilesByBlock).
+var DefaultDeviceScanShape = DeviceScanShape{Threads: DeviceScanThreads, PerThread: DeviceScanTile / DeviceScanThreads,
+	FullTiles: true, TilesByBlock: true}
+
+// deviceScanShapes are the shapes DeviceScanShapeFor picks from: each from
+// the length it is for on. Of the shapes timed on an H200 (uint32 sums of
+// 2^16 to 2^27 elements, see docs/performance.md), 256×32 was the fastest
+// up to 2^22 elements (2-20 % ahead of 128×32), 512×32 as fast from 2^23
+// and 1-2 % ahead of 256×32 at 2^25 in the benchmark's runs; tiles by
+// block were about 2 % ahead of tiles from the counter.
+var deviceScanShapes = []struct {
+	from  uint32
+	shape DeviceScanShape
+}{
+	{0, DefaultDeviceScanShape},
+	{1 << 24, DeviceScanShape{Threads: 512, PerThread: 32, FullTiles: true, TilesByBlock: true}},
+}
+
+// DeviceScanShapeFor returns the shape of the fastest device scan of n
+// elements, without Vector rows (which, for in and out aligned to 16
+// bytes, are faster still: package scan sets them).
+func DeviceScanShapeFor(n uint32) DeviceScanShape {
+	shape := deviceScanShapes[0].shape
+	for _, s := range deviceScanShapes[1:] {
+		if n >= s.from {
+			shape = s.shape
+		}
+	}
+	return shape
+}
 
 // Tile returns the number of elements of a tile: Threads × PerThread.
 func (sh DeviceScanShape) Tile() int { return sh.Threads * sh.PerThread }
@@ -220,18 +239,20 @@ func DeviceScanKernel[T dsl.Number](name string, op Op[T], identity dsl.Exp[T], 
 // Its parameters are in (Input), out (Output, as long as in), state
 // (InOut, at least shape.StateLen(len(in)) words), epoch (uint32) and base
 // (uint64). state[0] is the tile counter: a block takes its tile with
-// atomicAdd(state[0], 1) - base, so base must be the counter's value when
-// the launch starts, and the launch leaves it raised by the number of
-// tiles, shape.StateLen(len(in)) - 1. state[1+i] is tile i's status word,
+// atomicAdd(state[0], 1) - base (with TilesByBlock in a launch of a block
+// per tile, its own index, the counter raised all the same), so base must
+// be the counter's value when the launch starts, and the launch leaves it
+// raised by the number of tiles, shape.StateLen(len(in)) - 1. state[1+i]
+// is tile i's status word,
 // published with the flags of epoch (at most MaxEpoch); a word written in
 // another epoch counts as not yet published. So the state must be zero
 // before its first launch (then base is 0), and each later launch on it
 // needs only an epoch that no word of its tiles holds, e.g. one more than
 // the launch before, and base raised by that launch's tiles: no zeroing
 // between launches. The host launches it with at most
-// shape.StateLen(len(in)) - 1 blocks, the number of tiles; every block
-// takes its tiles from the counter, so any number of blocks finishes. out
-// may be in.
+// shape.StateLen(len(in)) - 1 blocks, the number of tiles; with fewer, the
+// blocks take their tiles from the counter, so any number of blocks
+// finishes. out may be in.
 func DeviceScanKernelShaped[T dsl.Number](name string, op Op[T], identity dsl.Exp[T], exclusive bool,
 	shape DeviceScanShape) *dsl.Kernel {
 	op = op.orInvalid("DeviceScanKernel")

@@ -25,11 +25,15 @@ func TestTilesByBlockAnyGrid(t *testing.T) {
 }
 
 // TestGPUTilesByBlockAnyGrid is TestTilesByBlockAnyGrid on the GPU, with
-// the shape of New and TilesByBlock, over 300 tiles of fresh random data.
+// the shapes of New's small and large scans, over 300 tiles of fresh
+// random data.
 func TestGPUTilesByBlockAnyGrid(t *testing.T) {
-	shape := arrays.VectorDeviceScanShape
-	shape.TilesByBlock = true
-	checkTilesByBlock(t, openGPU(t), shape, 300, uint64(time.Now().UnixNano()))
+	g := openGPU(t)
+	for _, n := range []uint32{0, scan.MaxLen} {
+		shape := arrays.DeviceScanShapeFor(n)
+		shape.Vector = true
+		checkTilesByBlock(t, g, shape, 300, uint64(time.Now().UnixNano()))
+	}
 }
 
 // checkTilesByBlock launches on dev the exclusive scan kernel of shape

@@ -13,10 +13,11 @@
 // usual uint32 sums, on a Scan of their own per call. NewShaped builds a
 // Scan whose blocks have another shape (arrays.DeviceScanShape: threads per
 // block, elements per thread, bounds checks on the last tile only); every
-// shape computes the same scan, and New's is arrays.VectorDeviceScanShape
-// (128 threads of 32 elements, 16-byte accesses), with
-// arrays.DefaultDeviceScanShape, the same without vector accesses, for
-// views that do not start at a 16-byte boundary.
+// shape computes the same scan. New's shape depends on the input's length
+// (arrays.DeviceScanShapeFor: 256 threads of 32 elements per block below
+// 2^24 elements, 512 from there, tile i in block i), with its rows read
+// and written as 16-byte vectors, and without them for views that do not
+// start at a 16-byte boundary.
 //
 //	dev := runtime.CPU() // or runtime.Open(0)
 //	s, err := scan.New(dev, dsl.U32.Add, 0, scan.Exclusive)

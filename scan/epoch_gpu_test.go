@@ -10,14 +10,15 @@ import (
 )
 
 // gpuEpochShapes are the shapes TestGPURunsInARowAreTheSequentialScan
-// runs: New's two, and each of WarpRows, Vector, Backoff and TilesByBlock.
+// runs: DeviceScanKernel's, New's two (with Vector rows), and each of
+// WarpRows, Vector, Backoff and TilesByBlock.
 var gpuEpochShapes = []arrays.DeviceScanShape{
 	arrays.DefaultDeviceScanShape,
-	arrays.VectorDeviceScanShape,
+	{Threads: 256, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+	{Threads: 512, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
 	{Threads: 256, PerThread: 16, FullTiles: true, WarpRows: true},
 	{Threads: 256, PerThread: 16, FullTiles: true, Vector: true},
 	{Threads: 256, PerThread: 12, FullTiles: true, Backoff: 32},
-	{Threads: 128, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
 }
 
 // TestGPURunsInARowAreTheSequentialScan runs, on the GPU, one Scan of

@@ -225,6 +225,7 @@ var testShapes = []arrays.DeviceScanShape{
 	{Threads: 32, PerThread: 4, FullTiles: true, Vector: true, Backoff: 32},
 	{Threads: 64, PerThread: 8, FullTiles: true, Vector: true, TilesByBlock: true},
 	{Threads: 96, PerThread: 6, WarpRows: true, TilesByBlock: true},
+	{Threads: 512, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
 }
 
 // TestScanShapesAreTheSequentialScan checks, on the CPU device, that a

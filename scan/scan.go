@@ -8,6 +8,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
@@ -53,10 +54,15 @@ var ErrStateTooSmall = errors.New("scan: state buffer too small")
 
 // Scan is a device-wide scan under one operator, loaded on one device.
 type Scan[T Element] struct {
-	dev   runtime.Device
-	fn    runtime.Function
-	kind  Kind
-	shape arrays.DeviceScanShape
+	dev  runtime.Device
+	kind Kind
+	// shapeFor returns the shape of a scan of n elements whose views are
+	// aligned to 16 bytes; see run for those that are not.
+	shapeFor func(n uint32) arrays.DeviceScanShape
+	// kernels are the kernels loaded so far, by shape.
+	kernels map[arrays.DeviceScanShape]runtime.Function
+	// build builds the kernel of a shape.
+	build func(arrays.DeviceScanShape) (*ir.Kernel, error)
 	state *runtime.Buffer[uint64] // grown as needed
 	// epoch is the epoch of the next Run's launch on state, or 0 when
 	// state must be zeroed first: it is new, its epochs are spent (past
@@ -67,29 +73,40 @@ type Scan[T Element] struct {
 	base uint64
 	// launch is the device's Launch (a test makes it fail).
 	launch func(runtime.Function, runtime.LaunchConfig, ...any) error
-	// unaligned is, for a shape with Vector rows, the kernel of the same
-	// shape without them, loaded at the first views that are not 16-byte
-	// aligned (see Run).
-	unaligned runtime.Function
-	// load loads the kernel of a shape.
-	load func(arrays.DeviceScanShape) (runtime.Function, error)
 }
 
 // New loads, on dev, the scan of kind under op, an associative operator
-// (need not be commutative) whose identity is identity, with blocks of
-// arrays.VectorDeviceScanShape (arrays.DefaultDeviceScanShape for views
-// not aligned to 16 bytes, see Run).
+// (need not be commutative) whose identity is identity. Its blocks have,
+// for each input length, the shape of arrays.DeviceScanShapeFor with
+// Vector rows (without them for views not aligned to 16 bytes, see Run).
 func New[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind Kind) (*Scan[T], error) {
-	return NewShaped(dev, op, identity, kind, arrays.VectorDeviceScanShape)
+	return newScan(dev, op, identity, kind, vectorShapeFor, vectorShapeFor(0), vectorShapeFor(MaxLen))
+}
+
+// vectorShapeFor returns the shape of New's scan of n elements whose views
+// are aligned to 16 bytes.
+func vectorShapeFor(n uint32) arrays.DeviceScanShape {
+	shape := arrays.DeviceScanShapeFor(n)
+	shape.Vector = true
+	return shape
 }
 
 // NewShaped is New with blocks of the given shape, which must be valid
-// (arrays.DeviceScanShape.Check). Every shape computes the same scan.
+// (arrays.DeviceScanShape.Check), for every input length. Every shape
+// computes the same scan.
 func NewShaped[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind Kind,
 	shape arrays.DeviceScanShape) (*Scan[T], error) {
 	if err := shape.Check(); err != nil {
 		return nil, fmt.Errorf("scan: %w", err)
 	}
+	return newScan(dev, op, identity, kind, func(uint32) arrays.DeviceScanShape { return shape }, shape)
+}
+
+// newScan returns the Scan whose shapes shapeFor gives, with the kernels
+// of the shapes given loaded, so that an operator the device cannot
+// compile is New's error.
+func newScan[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind Kind,
+	shapeFor func(uint32) arrays.DeviceScanShape, load ...arrays.DeviceScanShape) (*Scan[T], error) {
 	if dev == nil {
 		return nil, errors.New("scan: New on a nil device")
 	}
@@ -99,38 +116,54 @@ func NewShaped[T Element](dev runtime.Device, op arrays.Op[T], identity T, kind 
 	if op == nil {
 		return nil, errors.New("scan: New with a nil operator: give a function such as dsl.U32.Add")
 	}
-	load := func(shape arrays.DeviceScanShape) (runtime.Function, error) {
+	s := &Scan[T]{dev: dev, kind: kind, shapeFor: shapeFor, kernels: map[arrays.DeviceScanShape]runtime.Function{},
+		launch: dev.Launch}
+	s.build = func(shape arrays.DeviceScanShape) (*ir.Kernel, error) {
 		name := fmt.Sprintf("deviceScan%s_%v", kind, dsl.TypeOf[T]())
 		if shape != arrays.DefaultDeviceScanShape {
 			name += "_" + strings.ReplaceAll(shape.String(), "/", "_")
 		}
-		k, err := arrays.DeviceScanKernelShaped(name, op, dsl.Lit(identity), kind == Exclusive, shape).Build()
-		if err != nil {
+		return arrays.DeviceScanKernelShaped(name, op, dsl.Lit(identity), kind == Exclusive, shape).Build()
+	}
+	for _, shape := range load {
+		if _, err := s.kernel(shape); err != nil {
 			return nil, err
 		}
-		return dev.Load(k)
 	}
-	fn, err := load(shape)
+	return s, nil
+}
+
+// kernel returns the kernel of shape, loading it at its first use.
+func (s *Scan[T]) kernel(shape arrays.DeviceScanShape) (runtime.Function, error) {
+	if fn, ok := s.kernels[shape]; ok {
+		return fn, nil
+	}
+	k, err := s.build(shape)
 	if err != nil {
 		return nil, err
 	}
-	return &Scan[T]{dev: dev, fn: fn, kind: kind, shape: shape, load: load, launch: dev.Launch}, nil
+	fn, err := s.dev.Load(k)
+	if err != nil {
+		return nil, err
+	}
+	s.kernels[shape] = fn
+	return fn, nil
 }
 
 // StateLen returns the number of uint64 words of state a scan of n
-// elements needs (see RunWithState) with blocks of the default shape (a
-// Scan of New), or an error for n past MaxLen.
-func StateLen(n int) (int, error) { return stateLen(arrays.DefaultDeviceScanShape, n) }
+// elements by a Scan of New needs (see RunWithState), or an error for n
+// past MaxLen.
+func StateLen(n int) (int, error) { return stateLen(arrays.DeviceScanShapeFor, n) }
 
 // StateLen returns the number of uint64 words of state a scan of n
 // elements by s needs (see RunWithState), or an error for n past MaxLen.
-func (s *Scan[T]) StateLen(n int) (int, error) { return stateLen(s.shape, n) }
+func (s *Scan[T]) StateLen(n int) (int, error) { return stateLen(s.shapeFor, n) }
 
-func stateLen(shape arrays.DeviceScanShape, n int) (int, error) {
+func stateLen(shapeFor func(uint32) arrays.DeviceScanShape, n int) (int, error) {
 	if n < 0 || uint64(n) > MaxLen {
 		return 0, fmt.Errorf("%w: %d elements", ErrTooLong, n)
 	}
-	return int(shape.StateLen(uint32(n))), nil
+	return int(shapeFor(uint32(n)).StateLen(uint32(n))), nil
 }
 
 // Run writes the scan of in to out, which must have in's length (out may
@@ -208,24 +241,27 @@ func (s *Scan[T]) RunWithState(in, out *runtime.Buffer[T], state *runtime.Buffer
 }
 
 // run launches the scan of in into out on state, of StateLen words, with
-// the given epoch and tile counter base: with the kernel of views not
-// aligned to 16 bytes when the Scan has Vector rows and in or out is not.
+// the given epoch and tile counter base: with the kernel of shapeFor, or
+// of the same shape without Vector rows when it has them and in or out is
+// not aligned to 16 bytes.
 func (s *Scan[T]) run(in, out *runtime.Buffer[T], state *runtime.Buffer[uint64], epoch uint32, base uint64) error {
+	shape := s.shapeFor(uint32(in.Len()))
+	fn, err := s.kernel(shape)
+	if err != nil {
+		return err
+	}
 	cfg := runtime.LaunchConfig{Blocks: state.Len() - 1}
-	err := s.launch(s.fn, cfg, in, out, state, epoch, base)
-	if !s.shape.Vector || !errors.Is(err, runtime.ErrMisaligned) {
+	err = s.launch(fn, cfg, in, out, state, epoch, base)
+	if !shape.Vector || !errors.Is(err, runtime.ErrMisaligned) {
 		return err
 	}
 	// A launch checks its arguments before it starts anything, so the
 	// state is as it was.
-	if s.unaligned == nil {
-		plain := s.shape
-		plain.Vector = false
-		if s.unaligned, err = s.load(plain); err != nil {
-			return fmt.Errorf("scan: loading the scan of views not aligned to 16 bytes: %w", err)
-		}
+	shape.Vector = false
+	if fn, err = s.kernel(shape); err != nil {
+		return fmt.Errorf("scan: loading the scan of views not aligned to 16 bytes: %w", err)
 	}
-	return s.launch(s.unaligned, cfg, in, out, state, epoch, base)
+	return s.launch(fn, cfg, in, out, state, epoch, base)
 }
 
 // Close frees the Scan's state.

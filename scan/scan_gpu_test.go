@@ -21,7 +21,8 @@ func openGPU(t *testing.T) *runtime.GPU {
 }
 
 // TestGPUScanMatchesGo scans fresh random data on the GPU, with every
-// operator and kind, for small lengths and 2^25+7 elements, and compares
+// operator and kind, for small lengths, 2^24-1 and 2^25+7 elements (New's
+// two shapes), and compares
 // every element with the scan in Go. The large scans run several times on
 // one Scan, so that a stale status word of an earlier run would show.
 func TestGPUScanMatchesGo(t *testing.T) {
@@ -29,7 +30,8 @@ func TestGPUScanMatchesGo(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	tile := arrays.DeviceScanTile
-	sizes := []int{1, 2, 255, tile - 1, tile, tile + 1, 100*tile + 3, 1<<25 + 7}
+	// New's shape changes at 2^24 elements (arrays.DeviceScanShapeFor).
+	sizes := []int{1, 2, 255, tile - 1, tile, tile + 1, 100*tile + 3, 1<<24 - 1, 1<<25 + 7}
 	for _, o := range operators {
 		for _, kind := range []scan.Kind{scan.Inclusive, scan.Exclusive} {
 			s, err := scan.New(g, o.op, o.identity, kind)

@@ -1,8 +1,11 @@
 package scan_test
 
 import (
+	"errors"
 	"flag"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +83,9 @@ var variantShapes = []arrays.DeviceScanShape{
 const (
 	variantWarmups = 3
 	variantRuns    = 31
+	// variantRounds is how many times each variant is timed, the
+	// variants in turn; the median of the rounds' medians is logged.
+	variantRounds = 3
 )
 
 // TestGPUScanVariants times, on the GPU and only with -scanvariants, the
@@ -88,7 +94,8 @@ const (
 // out[i] = in[i] (the runtime has no device-to-device copy), the floor. Each
 // variant's result and the copy are first checked element by element
 // against Go. It logs one line per variant, "variant <shape> median_ms
-// <ms>", then "memcpy median_ms <ms>"; it asserts nothing of the times.
+// <ms>" (the median of variantRounds rounds, each timing every variant in
+// turn), then "memcpy median_ms <ms>"; it asserts nothing of the times.
 func TestGPUScanVariants(t *testing.T) {
 	if !*scanVariants {
 		t.Skip("times the scan's block shapes only with -scanvariants")
@@ -129,17 +136,27 @@ func TestGPUScanVariants(t *testing.T) {
 			t.Fatalf("%s: %s", what, d)
 		}
 	}
-	for _, shape := range variantShapes {
+	runs := make([]func() error, len(variantShapes))
+	for i, shape := range variantShapes {
 		s, err := scan.NewShaped(g, dsl.U32.Add, 0, scan.Exclusive, shape)
 		if err != nil {
 			t.Fatalf("variant %v: %v", shape, err)
 		}
-		run := func() error { return s.Run(in, out) }
-		check("variant "+shape.String(), run, want)
-		t.Logf("variant %v median_ms %.4f", shape, timer.median(run))
-		if err := s.Close(); err != nil {
-			t.Fatal(err)
+		t.Cleanup(func() { s.Close() })
+		runs[i] = func() error { return s.Run(in, out) }
+		check("variant "+shape.String(), runs[i], want)
+	}
+	// The rounds time every variant in turn, so that a drift of the
+	// machine's speed falls on all of them alike.
+	medians := make([][]float64, len(variantShapes))
+	for range variantRounds {
+		for i, run := range runs {
+			medians[i] = append(medians[i], timer.median(run))
 		}
+	}
+	for i, shape := range variantShapes {
+		slices.Sort(medians[i])
+		t.Logf("variant %v median_ms %.4f (rounds: %s)", shape, medians[i][len(medians[i])/2], msList(medians[i]))
 	}
 
 	copyFn, err := g.Load(copyKernel(t))
@@ -150,6 +167,15 @@ func TestGPUScanVariants(t *testing.T) {
 	check("copy", runCopy, xs)
 	t.Logf("memcpy median_ms %.4f", timer.median(runCopy))
 	t.Log("memcpy is a kernel of out[i] = in[i], one thread per element (the runtime has no device-to-device copy)")
+}
+
+// msList writes times in milliseconds, separated by spaces.
+func msList(ms []float64) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = strconv.FormatFloat(m, 'f', 4, 64)
+	}
+	return strings.Join(parts, " ")
 }
 
 // copyKernel returns the kernel of out[i] = in[i].
@@ -215,4 +241,82 @@ func (et *eventTimer) median(run func() error) float64 {
 	}
 	slices.Sort(ms)
 	return ms[len(ms)/2]
+}
+
+// sizeShapes are the shapes TestGPUScanShapesBySize times, and sizeLengths
+// the input lengths: around the length from which
+// arrays.DeviceScanShapeFor takes its larger tiles.
+var (
+	sizeShapes = []arrays.DeviceScanShape{
+		{Threads: 128, PerThread: 32, FullTiles: true, Vector: true},
+		{Threads: 128, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+		{Threads: 256, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+		{Threads: 512, PerThread: 32, FullTiles: true, Vector: true, TilesByBlock: true},
+	}
+	sizeLengths = []int{1 << 16, 1 << 18, 1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24, 1 << 25, 1 << 27}
+)
+
+// TestGPUScanShapesBySize times, on the GPU and only with -scanvariants,
+// the exclusive uint32 sum of fresh random words with each of sizeShapes
+// at each of sizeLengths, after checking each result once element by
+// element against Go. It logs "size <n> variant <shape> median_ms <ms>"
+// (the median of variantRounds rounds, the shapes in turn); it asserts
+// nothing of the times.
+func TestGPUScanShapesBySize(t *testing.T) {
+	if !*scanVariants {
+		t.Skip("times the scan's block shapes only with -scanvariants")
+	}
+	g := openGPU(t)
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	timer := newEventTimer(t, g)
+	scans := make([]*scan.Scan[uint32], len(sizeShapes))
+	for i, shape := range sizeShapes {
+		s, err := scan.NewShaped(g, dsl.U32.Add, 0, scan.Exclusive, shape)
+		if err != nil {
+			t.Fatalf("variant %v: %v", shape, err)
+		}
+		t.Cleanup(func() { s.Close() })
+		scans[i] = s
+	}
+	for _, n := range sizeLengths {
+		xs := randomWords(n, seed+uint64(n), operators[0])
+		want := sequential(operators[0], scan.Exclusive, xs)
+		in, err := runtime.FromSlice(g, xs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := runtime.Alloc[uint32](g, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs := make([]func() error, len(scans))
+		for i, s := range scans {
+			runs[i] = func() error { return s.Run(in, out) }
+			if err := errors.Join(out.Fill(0xFFFFFFFF), runs[i]()); err != nil {
+				t.Fatal(err)
+			}
+			got, err := out.ToSlice()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := firstDifference(got, want); d != "" {
+				t.Fatalf("size %d variant %v: %s", n, sizeShapes[i], d)
+			}
+		}
+		medians := make([][]float64, len(scans))
+		for range variantRounds {
+			for i, run := range runs {
+				medians[i] = append(medians[i], timer.median(run))
+			}
+		}
+		for i, shape := range sizeShapes {
+			slices.Sort(medians[i])
+			t.Logf("size %d variant %v median_ms %.4f (rounds: %s)", n, shape, medians[i][len(medians[i])/2],
+				msList(medians[i]))
+		}
+		if err := errors.Join(in.Free(), out.Free()); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
