@@ -334,7 +334,9 @@ func TestGPURadixUint32(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	r := rand.New(rand.NewPCG(rand.Uint64(), 17))
+	seed := rand.Uint64()
+	t.Logf("%d keys, seed %d", n, seed)
+	r := rand.New(rand.NewPCG(seed, 17))
 	keys := make([]uint32, n)
 	for i := range keys {
 		keys[i] = r.Uint32()
