@@ -13,7 +13,9 @@ import (
 // 2016; CUB's DeviceScan). The input is cut into tiles of DeviceScanTile
 // elements, one per virtual block. A block takes its tile from an atomic
 // counter, so that the tiles are taken in the order the blocks start and a
-// block waits only for blocks that have started. It reads its tile once
+// block waits only for blocks that have started; or, with TilesByBlock in
+// a launch of a block per tile, block i takes tile i (BlockTile), the
+// blocks being started in index order. It reads its tile once
 // (coalesced rows through shared memory), scans it, and publishes the
 // tile's total (its aggregate) in the tile's status word. One warp then
 // looks back over the status words of the tiles before it, 32 at a time:
