@@ -3,6 +3,7 @@ package scan_test
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -146,18 +147,7 @@ func TestGPUScanVariants(t *testing.T) {
 		runs[i] = func() error { return s.Run(in, out) }
 		check("variant "+shape.String(), runs[i], want)
 	}
-	// The rounds time every variant in turn, so that a drift of the
-	// machine's speed falls on all of them alike.
-	medians := make([][]float64, len(variantShapes))
-	for range variantRounds {
-		for i, run := range runs {
-			medians[i] = append(medians[i], timer.median(run))
-		}
-	}
-	for i, shape := range variantShapes {
-		slices.Sort(medians[i])
-		t.Logf("variant %v median_ms %.4f (rounds: %s)", shape, medians[i][len(medians[i])/2], msList(medians[i]))
-	}
+	timer.logRounds("", variantShapes, runs)
 
 	copyFn, err := g.Load(copyKernel(t))
 	if err != nil {
@@ -167,6 +157,25 @@ func TestGPUScanVariants(t *testing.T) {
 	check("copy", runCopy, xs)
 	t.Logf("memcpy median_ms %.4f", timer.median(runCopy))
 	t.Log("memcpy is a kernel of out[i] = in[i], one thread per element (the runtime has no device-to-device copy)")
+}
+
+// logRounds times runs[i], the scan of shapes[i], in variantRounds rounds
+// that time every run in turn, so that a drift of the machine's speed
+// falls on all of them alike, and logs for each "<prefix>variant <shape>
+// median_ms <ms> (rounds: ...)", the median of the rounds' medians.
+func (et *eventTimer) logRounds(prefix string, shapes []arrays.DeviceScanShape, runs []func() error) {
+	et.t.Helper()
+	medians := make([][]float64, len(runs))
+	for range variantRounds {
+		for i, run := range runs {
+			medians[i] = append(medians[i], et.median(run))
+		}
+	}
+	for i, shape := range shapes {
+		slices.Sort(medians[i])
+		et.t.Logf("%svariant %v median_ms %.4f (rounds: %s)", prefix, shape, medians[i][len(medians[i])/2],
+			msList(medians[i]))
+	}
 }
 
 // msList writes times in milliseconds, separated by spaces.
@@ -304,17 +313,7 @@ func TestGPUScanShapesBySize(t *testing.T) {
 				t.Fatalf("size %d variant %v: %s", n, sizeShapes[i], d)
 			}
 		}
-		medians := make([][]float64, len(scans))
-		for range variantRounds {
-			for i, run := range runs {
-				medians[i] = append(medians[i], timer.median(run))
-			}
-		}
-		for i, shape := range sizeShapes {
-			slices.Sort(medians[i])
-			t.Logf("size %d variant %v median_ms %.4f (rounds: %s)", n, shape, medians[i][len(medians[i])/2],
-				msList(medians[i]))
-		}
+		timer.logRounds(fmt.Sprintf("size %d ", n), sizeShapes, runs)
 		if err := errors.Join(in.Free(), out.Free()); err != nil {
 			t.Fatal(err)
 		}
