@@ -35,11 +35,12 @@
 // kernels written in the DSL (sorts/kernels): least significant digit
 // first, 8-bit digits, stable. One launch counts the digits of every pass
 // in one read of the keys; each pass is then one launch in which a block
-// takes a tile of keys from an atomic counter, ranks them by digit
+// takes a tile of keys (arrays.BlockTile), ranks them by digit
 // (arrays.BlockMultisplit), finds the counts of its digits in the tiles
 // before it by a decoupled look-back (arrays.LookBack) and writes its keys
-// in digit order; a pass in which every key has the same digit only copies
-// the keys (and values). The look-back words are zeroed when first used,
+// in digit order; a pass in which every key has the same digit is skipped,
+// the passes finding on the device which those are and where the keys
+// lie, so that nothing waits for the host. The look-back words are zeroed when first used,
 // and each later pass, of this sort or the next, takes a new epoch of them
 // instead. Floats sort in IEEE 754 totalOrder (-NaN < -Inf < ... <
 // -0 < +0 < ... < +Inf < +NaN), compared by their bits. SortPairs moves

@@ -259,15 +259,17 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if j.mode != kernels.KeysOnly {
 		typed = append(typed, needOf[V](radixValues, n))
 	}
-	needs := []need{{&s.sc.radixCounts, passes*digits + passes}}
+	countsLen := passes*digits + passes + kernels.RadixFirstKeyWords
+	needs := []need{{&s.sc.radixCounts, countsLen}}
 	if err := s.reserveTyped(request{op: j.op, keys: n, written: n}, typed, needs...); err != nil {
 		return err
 	}
-	counts, err := take(s.sc.radixCounts, passes*digits+passes)
+	counts, err := take(s.sc.radixCounts, countsLen)
 	if err != nil {
 		return err
 	}
 	hist, tileCounters := counts.View(0, passes*digits), counts.View(passes*digits, passes)
+	firstKey := counts.View(passes*digits+passes, kernels.RadixFirstKeyWords)
 	status, err := takeTyped[uint64](&s.sc, radixStatus, int(statusLen))
 	if err != nil {
 		return err
@@ -294,64 +296,50 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		return err
 	}
 	parts := min(ceilDiv(n, shape.Tile()), kernels.RadixHistogramParts)
-	if err := s.launch(histogram, j.keys, hist, uint32(j.begin), uint32(j.end), uint32(parts)); err != nil {
+	if err := s.launch(histogram, j.keys, hist, firstKey, uint32(j.begin), uint32(j.end), uint32(parts)); err != nil {
 		return err
 	}
-	// Pass p writes the output when passes-1-p is even, unless the output
-	// is the input: then pass 0 writes scratch, and an odd number of
-	// passes ends there.
-	inPlace := j.keys.Mem() == j.outKeys.Mem() || j.values != nil && j.values.Mem() == j.outValues.Mem()
-	outFirst := (passes-1)%2 == 0 && !inPlace
-	srcKeys, srcValues := j.keys, j.values
-	for p := range passes {
-		dstKeys, dstValues := altKeys, altValues
-		if (p%2 == 0) == outFirst {
-			dstKeys, dstValues = j.outKeys, j.outValues
-		}
-		mode := j.mode
-		if mode == kernels.Positions && p > 0 {
-			mode = kernels.Pairs
-		}
-		key := fmt.Sprintf("pass %v %v %d %+v", runtime.TypeOf[K](), runtime.TypeOf[V](), mode, shape)
-		pass, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixPassKernel[K, V](shape, mode) })
-		if err != nil {
-			return err
-		}
-		shift := j.begin + p*shape.Bits
-		width := min(shape.Bits, j.end-shift)
-		args := []any{srcKeys, dstKeys}
-		switch mode {
+	// The passes find on the device which of them to skip and where each
+	// reads and writes (kernels.RadixPassKernel), so that the last leaves
+	// the keys in the output; an in-place sort with an odd number of
+	// passes may end in scratch, and then a last launch (pass = passes)
+	// copies them to the output.
+	keysInPlace := j.keys.Mem() == j.outKeys.Mem()
+	valuesInPlace := j.values != nil && j.values.Mem() == j.outValues.Mem()
+	inPlace := keysInPlace || valuesInPlace
+	inPlaceWord := uint32(0)
+	switch {
+	case keysInPlace && (j.values == nil || valuesInPlace):
+		inPlaceWord = kernels.RadixAllInPlace
+	case inPlace:
+		inPlaceWord = kernels.RadixSomeInPlace
+	}
+	key := fmt.Sprintf("pass %v %v %d %+v", runtime.TypeOf[K](), runtime.TypeOf[V](), j.mode, shape)
+	pass, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixPassKernel[K, V](shape, j.mode) })
+	if err != nil {
+		return err
+	}
+	launches := passes
+	if inPlace && passes%2 == 1 {
+		launches++
+	}
+	for p := range launches {
+		args := []any{j.keys, j.outKeys, altKeys}
+		switch j.mode {
 		case kernels.Pairs:
-			args = append(args, srcValues, dstValues)
+			args = append(args, j.values, j.outValues, altValues)
 		case kernels.Positions:
-			args = append(args, dstValues)
+			args = append(args, j.outValues, altValues)
 		}
-		args = append(args, hist, status, tileCounters, uint32(p), epoch+uint32(p), uint32(shift), uint32(width))
+		args = append(args, hist, firstKey, status, tileCounters, uint32(p), epoch+uint32(min(p, passes-1)), uint32(j.begin),
+			uint32(j.end), uint32(passes), inPlaceWord)
 		if err := s.launch(pass, args...); err != nil {
 			return err
 		}
-		srcKeys, srcValues = dstKeys, dstValues
 	}
 	// Every pass is enqueued: the next sort's passes take the next epochs.
 	s.radixLookBack = lookBackState{status: status.Mem(), epoch: epoch + uint32(passes)}
-	if srcKeys == j.outKeys {
-		return nil
-	}
-	copyKeys, err := s.radixKernel("copy "+runtime.TypeOf[K]().String(), kernels.RadixCopyKernel[K])
-	if err != nil {
-		return err
-	}
-	if err := s.launch(copyKeys, srcKeys, j.outKeys); err != nil {
-		return err
-	}
-	if j.mode == kernels.KeysOnly {
-		return nil
-	}
-	copyValues, err := s.radixKernel("copy "+runtime.TypeOf[V]().String(), kernels.RadixCopyKernel[V])
-	if err != nil {
-		return err
-	}
-	return s.launch(copyValues, srcValues, j.outValues)
+	return nil
 }
 
 // varyingBits returns the bits [begin, end) of the keys' order-preserving

@@ -12,7 +12,7 @@ import (
 type scratch struct {
 	hist, pos, starts, bits, bad, minmax, warpRanges *runtime.Buffer[uint32]
 	// radixCounts holds the radix sort's digit counts, then its tile
-	// counters, zeroed together; typed holds its buffers of other element
+	// counters and the words of its first key, zeroed together; typed holds its buffers of other element
 	// types.
 	radixCounts *runtime.Buffer[uint32]
 	typed       map[typedSlot]anyBuffer

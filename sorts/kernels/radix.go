@@ -31,9 +31,10 @@ import (
 // order, so that consecutive threads write consecutive addresses within a
 // digit's run; values follow their keys. A pass in which every key has
 // the same digit (equal keys, or bits above the keys' range: the pass's
-// count of the digit of any one key is n, which each block reads for the
-// first key of its tile) keeps their order, and its blocks only copy their
-// tiles.
+// count of the first key's digit is n) would keep their order, and is
+// skipped: each block finds from the histogram which passes those are,
+// and from that where its pass reads the keys and where it writes them
+// (planPasses), so that the last pass that runs leaves them in the output.
 //
 // Keys are sorted by their bits in an order-preserving form (CUB's
 // "twiddle"), applied when a pass loads a key and undone when it stores
@@ -219,7 +220,9 @@ func withBits[K Key](wide func() *dsl.Kernel, narrow func() *dsl.Kernel) *dsl.Ke
 // key's order-preserving bits), hist[p×Digits + d] grows by the number of
 // keys whose digit is d. Its parameters are keys (Input), hist (InOut,
 // Digits words per pass for ceil((end-begin)/Bits) passes, zero),
-// begin and end (the bits sorted, 0 <= begin < end <= K's bits) and parts,
+// firstKey (Output, RadixFirstKeyWords words: the first key's
+// order-preserving bits, low word first, for the passes' plan), begin and
+// end (the bits sorted, 0 <= begin < end <= K's bits) and parts,
 // the number of blocks the host launches (at most RadixHistogramParts):
 // block b counts the b-th of parts equal runs of the keys.
 func RadixHistogramKernel[K Key](shape RadixShape) *dsl.Kernel {
@@ -237,6 +240,7 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape) *dsl.Kernel {
 	k := dsl.NewKernel("radixHistogram_"+keyName[K](), threads)
 	keys := dsl.Input[K](k, "keys")
 	hist := dsl.InOut[uint32](k, "hist")
+	firstKey := dsl.Output[uint32](k, "firstKey")
 	begin := dsl.Param[uint32](k, "begin")
 	end := dsl.Param[uint32](k, "end")
 	parts := dsl.Param[uint32](k, "parts")
@@ -247,6 +251,9 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape) *dsl.Kernel {
 		}
 		passes, digits := shape.Passes(kb.width), shape.Digits()
 		g.ForAllBlocks(parts, func(b *dsl.Block, part dsl.U32) {
+			b.If(part.Eq(dsl.N(0)).And(keys.Len().Gt(dsl.N(0))), func(b *dsl.Block) {
+				b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { storeFirstKey(t, firstKey, kb.load(keys.At(dsl.N(0)))) })
+			})
 			table := dsl.Shared[uint32](b, passes*digits)
 			b.ForAll(dsl.N(uint32(passes*digits)), func(t *dsl.Thread, i dsl.U32) { table.Store(t, i, dsl.N(0)) })
 			b.Sync()
@@ -280,6 +287,27 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape) *dsl.Kernel {
 	return k
 }
 
+// RadixFirstKeyWords is the number of uint32 words of the first key's
+// bits that the histogram leaves for the passes.
+const RadixFirstKeyWords = 2
+
+// storeFirstKey stores bits u in words, low word first.
+func storeFirstKey[U uint32 | uint64](t *dsl.Thread, words dsl.Array[uint32], u dsl.Exp[U]) {
+	words.Store(t, dsl.N(0), dsl.Cast[uint32](u))
+	if dsl.TypeOf[U]().Size() == 8 {
+		words.Store(t, dsl.N(1), dsl.Cast[uint32](u.Shr(dsl.Lit(U(32)))))
+	}
+}
+
+// loadFirstKey returns the bits storeFirstKey stored in words.
+func loadFirstKey[U uint32 | uint64](words dsl.Array[uint32]) dsl.Exp[U] {
+	u := dsl.Cast[U](words.At(dsl.N(0)))
+	if dsl.TypeOf[U]().Size() == 8 {
+		u = u.Or(dsl.Cast[U](words.At(dsl.N(1))).Shl(dsl.Lit(U(32))))
+	}
+	return u
+}
+
 // RadixValues says what a pass of the radix sort carries with its keys.
 type RadixValues int
 
@@ -295,20 +323,137 @@ const (
 
 // RadixPassKernel returns the kernel of one pass of the radix sort of
 // keys of type K with values of type V (ignored for KeysOnly; uint32 for
-// Positions). Its parameters, in order: keysIn (Input), keysOut (Output,
-// as long), valuesIn (Input, for Pairs), valuesOut (Output, for Pairs and
-// Positions), hist (Input: RadixHistogramKernel's counts), status (InOut:
-// Digits look-back words per tile, zero before the first launch on them),
-// tiles (InOut: a tile counter per pass, zero), pass (the pass's index:
-// its row of hist and its tile counter), epoch (its look-back epoch, up to
-// arrays.MaxEpoch, larger than that of every earlier launch on status
-// since it was zeroed), shift (the digit's lowest bit) and width (its
-// number of bits, 0 to Bits). The host
-// launches ceil(len(keysIn)/Tile) blocks; keysOut and valuesOut must not
-// be keysIn or valuesIn.
+// Positions). Its parameters, in order: keysIn (Input: the sort's input),
+// keysOut (InOut: its output, as long), keysAlt (InOut: scratch, as long);
+// for Pairs valuesIn (Input), valuesOut and valuesAlt (InOut), for
+// Positions valuesOut and valuesAlt (InOut, uint32); hist (Input:
+// RadixHistogramKernel's counts), firstKey (Input: the words it left of
+// the first key), status (InOut: Digits look-back words
+// per tile, zero before the first launch on them), tiles (InOut: a tile
+// counter per pass, zero), pass (the pass's index, 0 to passes, see
+// below), epoch (its look-back epoch, up to arrays.MaxEpoch, larger than
+// that of every earlier launch on status since it was zeroed), begin and
+// end (the bits sorted, as for the histogram), passes (their number of
+// passes) and inPlace (RadixAllInPlace when keysOut is keysIn and, for
+// Pairs, valuesOut is valuesIn; RadixSomeInPlace when only one of them
+// is; else 0). The host launches ceil(len(keysIn)/Tile) blocks for each pass
+// in turn, then, when inPlace and passes is odd, for pass = passes.
+//
+// A pass in which every key has the same digit keeps the keys' order, and
+// is skipped: its blocks return at once. Which passes those are, the
+// blocks find on the device (planPasses), from the histogram and the
+// first key, so that the host enqueues every pass without waiting; each pass
+// then reads the keys from wherever the pass before left them and writes
+// them so that the last one leaves them in keysOut.
 func RadixPassKernel[K Key, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
 	return withBits[K](func() *dsl.Kernel { return radixPass[K, uint64, V](shape, values) },
 		func() *dsl.Kernel { return radixPass[K, uint32, V](shape, values) })
+}
+
+// The values of RadixPassKernel's inPlace parameter besides 0.
+const (
+	// RadixSomeInPlace: keysOut is keysIn or valuesOut is valuesIn, not
+	// both.
+	RadixSomeInPlace = 1
+	// RadixAllInPlace: keysOut is keysIn and, for Pairs, valuesOut is
+	// valuesIn.
+	RadixAllInPlace = 2
+)
+
+// radixPlan is what the blocks of a pass know of the sort's passes: what
+// this pass does, where it reads and where it writes.
+type radixPlan struct {
+	// rank: the pass ranks its keys by digit; copy: it copies them in
+	// order (a pass that every key skips, run to put the keys where the
+	// passes after expect them); neither: it is skipped.
+	rank, copy dsl.Bool
+	// fromIn, fromOut: it reads keysIn or keysOut (else keysAlt); toOut:
+	// it writes keysOut (else keysAlt). The values go alike.
+	fromIn, fromOut, toOut dsl.Bool
+	// positions: the values it writes are the keys' positions in the
+	// input (argsort's first pass that runs).
+	positions dsl.Bool
+}
+
+// planPasses returns block b's plan of pass pass (passes for the copy
+// after the last pass) of a sort over bits [begin, end) in passes passes
+// of the given shape, whose keys' order-preserving bits u0 are the first
+// key's. Pass q is one-digit when the histogram's count of u0's digit is
+// n. Of the others, which rank, the i-th reads the keys the (i-1)-th
+// wrote (the first reads keysIn) and writes keysOut when as many passes
+// that run follow it as makes the last write keysOut: when the sort is in
+// place, the first must write keysAlt, so that with an odd number of
+// passes that rank, the first one-digit pass runs as a copy to even it
+// out, and with none to run (every pass ranks), a copy from keysAlt to
+// keysOut follows the last pass (pass = passes). A sort whose every pass
+// is one-digit copies keysIn to keysOut in its first pass, unless it is
+// in place (the copy is then of the positions alone, for argsort).
+func planPasses[U uint32 | uint64](b *dsl.Block, shape RadixShape, keyBits int, hist dsl.Array[uint32], n dsl.U32,
+	u0 dsl.Exp[U], begin, end, passes, pass, inPlace dsl.U32, positions bool) radixPlan {
+	digits := uint32(shape.Digits())
+	one := func(x dsl.Bool) dsl.U32 { return dsl.Select(x, dsl.N(1), dsl.N(0)) }
+	var ranks, skips, firstSkips []dsl.Bool
+	seenSkip := dsl.Lit(false)
+	for q := range shape.Passes(keyBits) {
+		shift := begin.Add(dsl.N(uint32(q * shape.Bits)))
+		valid := dsl.N(uint32(q)).Lt(passes).And(shift.Lt(end))
+		width := end.Sub(shift).Min(dsl.N(uint32(shape.Bits)))
+		d := digit(u0, shift, width)
+		count := hist.At(dsl.N(uint32(q) * digits).Add(d.Min(dsl.N(digits - 1))))
+		skip := dsl.Let(b, dsl.Select(valid, count.Eq(n), dsl.Lit(false))).Exp
+		ranks = append(ranks, dsl.Let(b, valid.And(skip.Not())).Exp)
+		skips = append(skips, skip)
+		firstSkips = append(firstSkips, dsl.Let(b, skip.And(seenSkip.Not())).Exp)
+		seenSkip = dsl.Let(b, seenSkip.Or(skip)).Exp
+	}
+	ranked := dsl.N(0)
+	for _, r := range ranks {
+		ranked = ranked.Add(one(r))
+	}
+	ranked = dsl.Let(b, ranked).Exp
+	odd := ranked.And(dsl.N(1)).Eq(dsl.N(1))
+	inPlaceB := inPlace.Ne(dsl.N(0))
+	allOne := ranked.Eq(dsl.N(0))
+	// evenOut: one one-digit pass runs as a copy.
+	evenOut := inPlaceB.And(odd).And(seenSkip)
+	if positions {
+		evenOut = evenOut.Or(allOne)
+	} else {
+		evenOut = evenOut.Or(allOne.And(inPlace.Ne(dsl.N(RadixAllInPlace))))
+	}
+	evenOut = dsl.Let(b, evenOut).Exp
+	// runs: the passes that run, before this one (before) and in all.
+	runs := ranked.Add(one(evenOut))
+	before, mine, ranksHere := dsl.N(0), dsl.Lit(false), dsl.Lit(false)
+	for q := range ranks {
+		runsQ := ranks[q].Or(evenOut.And(firstSkips[q]))
+		before = before.Add(one(runsQ.And(dsl.N(uint32(q)).Lt(pass))))
+		here := dsl.N(uint32(q)).Eq(pass)
+		mine = mine.Or(here.And(runsQ))
+		ranksHere = ranksHere.Or(here.And(ranks[q]))
+	}
+	before, runs = dsl.Let(b, before).Exp, dsl.Let(b, runs).Exp
+	// The last pass that runs writes keysOut unless the sort is in place
+	// with an odd number of ranking passes and no one-digit pass to even
+	// them out; then the copy after the last pass (pass = passes) moves
+	// the keys from keysAlt to keysOut.
+	endsInAlt := dsl.Let(b, inPlaceB.And(runs.And(dsl.N(1)).Eq(dsl.N(1))).And(ranked.Gt(dsl.N(0)))).Exp
+	last := runs.Sub(dsl.N(1)).Add(one(endsInAlt))
+	// toOut(i): the i-th pass that runs writes keysOut.
+	toOut := func(i dsl.U32) dsl.Bool { return last.Sub(i).And(dsl.N(1)).Eq(dsl.N(0)) }
+	tail := pass.Eq(passes)
+	plan := radixPlan{
+		rank:      dsl.Let(b, ranksHere.And(tail.Not())).Exp,
+		copy:      dsl.Let(b, mine.And(ranksHere.Not()).And(tail.Not()).Or(tail.And(endsInAlt))).Exp,
+		fromIn:    dsl.Let(b, before.Eq(dsl.N(0)).And(tail.Not())).Exp,
+		fromOut:   dsl.Let(b, before.Gt(dsl.N(0)).And(toOut(before.Sub(dsl.N(1)))).And(tail.Not())).Exp,
+		toOut:     dsl.Let(b, toOut(before).Or(tail)).Exp,
+		positions: dsl.Let(b, before.Eq(dsl.N(0)).And(tail.Not())).Exp,
+	}
+	if !positions {
+		plan.positions = dsl.Lit(false)
+	}
+	return plan
 }
 
 // radixPass is RadixPassKernel with U the bits of K.
@@ -327,24 +472,29 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 	}
 	k := dsl.NewKernel(name, threads)
 	keysIn := dsl.Input[K](k, "keysIn")
-	keysOut := dsl.Output[K](k, "keysOut")
-	var valuesIn dsl.Array[V]
-	var valuesOut dsl.Array[V]
-	var positionsOut dsl.Array[uint32]
+	keysOut := dsl.InOut[K](k, "keysOut")
+	keysAlt := dsl.InOut[K](k, "keysAlt")
+	var valuesIn, valuesOut, valuesAlt dsl.Array[V]
+	var positionsOut, positionsAlt dsl.Array[uint32]
 	switch values {
 	case Pairs:
 		valuesIn = dsl.Input[V](k, "valuesIn")
-		valuesOut = dsl.Output[V](k, "valuesOut")
+		valuesOut = dsl.InOut[V](k, "valuesOut")
+		valuesAlt = dsl.InOut[V](k, "valuesAlt")
 	case Positions:
-		positionsOut = dsl.Output[uint32](k, "valuesOut")
+		positionsOut = dsl.InOut[uint32](k, "valuesOut")
+		positionsAlt = dsl.InOut[uint32](k, "valuesAlt")
 	}
 	hist := dsl.Input[uint32](k, "hist")
+	firstKey := dsl.Input[uint32](k, "firstKey")
 	status := dsl.InOut[uint64](k, "status")
 	tiles := dsl.InOut[uint32](k, "tiles")
 	pass := dsl.Param[uint32](k, "pass")
 	epoch := dsl.Param[uint32](k, "epoch")
-	shift := dsl.Param[uint32](k, "shift")
-	width := dsl.Param[uint32](k, "width")
+	begin := dsl.Param[uint32](k, "begin")
+	end := dsl.Param[uint32](k, "end")
+	passes := dsl.Param[uint32](k, "passes")
+	inPlace := dsl.Param[uint32](k, "inPlace")
 	k.Body(func(g *dsl.Grid) {
 		if err := shape.Check(); err != nil {
 			dsl.Let(g, dsl.Invalid[uint32]("RadixPassKernel: "+err.Error()))
@@ -352,12 +502,37 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		}
 		tileLen, digits := uint32(shape.Tile()), uint32(shape.Digits())
 		n := keysIn.Len()
+		shift := dsl.Let(g, begin.Add(pass.Mul(dsl.N(uint32(shape.Bits))))).Exp
+		width := dsl.Let(g, end.Sub(shift).Min(dsl.N(uint32(shape.Bits)))).Exp
+		// The pass's reads and writes, where its plan says.
+		var plan radixPlan
+		keyAt := func(i dsl.U32) dsl.Exp[K] {
+			return dsl.Select(plan.fromIn, keysIn.At(i), dsl.Select(plan.fromOut, keysOut.At(i), keysAlt.At(i)))
+		}
+		storeKey := func(t *dsl.Thread, i dsl.U32, x dsl.Exp[K]) {
+			t.IfElse(plan.toOut, func(t *dsl.Thread) { keysOut.Store(t, i, x) },
+				func(t *dsl.Thread) { keysAlt.Store(t, i, x) })
+		}
+		valueAt := func(i dsl.U32) dsl.Exp[V] {
+			return dsl.Select(plan.fromIn, valuesIn.At(i), dsl.Select(plan.fromOut, valuesOut.At(i), valuesAlt.At(i)))
+		}
+		storeValue := func(t *dsl.Thread, i dsl.U32, x dsl.Exp[V]) {
+			t.IfElse(plan.toOut, func(t *dsl.Thread) { valuesOut.Store(t, i, x) },
+				func(t *dsl.Thread) { valuesAlt.Store(t, i, x) })
+		}
+		positionAt := func(i dsl.U32) dsl.U32 {
+			return dsl.Select(plan.positions, i, dsl.Select(plan.fromOut, positionsOut.At(i), positionsAlt.At(i)))
+		}
+		storePosition := func(t *dsl.Thread, i, x dsl.U32) {
+			t.IfElse(plan.toOut, func(t *dsl.Thread) { positionsOut.Store(t, i, x) },
+				func(t *dsl.Thread) { positionsAlt.Store(t, i, x) })
+		}
 		// sortTile moves the count keys of tile from first to where the
 		// pass puts them, given the pass's row of the histogram.
 		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
 			// The tile's keys in shared memory, read in rows.
 			keys := arrays.Compute(b, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[U] {
-				return dsl.Select(i.Lt(count), kb.load(keysIn.At(first.Add(i))), dsl.Lit(U(0)))
+				return dsl.Select(i.Lt(count), kb.load(keyAt(first.Add(i))), dsl.Lit(U(0)))
 			}))
 			// A pair's values too, read in rows like the keys, so that they
 			// leave in rank order from shared memory, not gathered from
@@ -365,7 +540,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			var vals arrays.Pull[V]
 			if values == Pairs {
 				vals = arrays.Compute(b, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[V] {
-					return dsl.Select(i.Lt(count), valuesIn.At(first.Add(i)), dsl.Lit(V(0)))
+					return dsl.Select(i.Lt(count), valueAt(first.Add(i)), dsl.Lit(V(0)))
 				}))
 			}
 			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
@@ -412,53 +587,44 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
 				u := dsl.Let(t, keyOfRank(j))
 				at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
-				keysOut.Store(t, at.Exp, kb.store(u.Exp))
+				storeKey(t, at.Exp, kb.store(u.Exp))
 				switch values {
 				case Pairs:
-					valuesOut.Store(t, at.Exp, vals.At(from.At(j)))
+					storeValue(t, at.Exp, vals.At(from.At(j)))
 				case Positions:
-					positionsOut.Store(t, at.Exp, first.Add(from.At(j)))
+					storePosition(t, at.Exp, positionAt(first.Add(from.At(j))))
 				}
 			})
 		}
 		tileCount := dsl.CeilDiv(n, dsl.N(tileLen))
 		g.ForAllBlocks(tileCount, func(b *dsl.Block, bid dsl.U32) {
-			tile := arrays.BlockTile(b, bid, tileCount, tiles, pass)
-			first := dsl.Let(b, tile.Mul(dsl.N(tileLen))).Exp
-			count := dsl.Let(b, n.Sub(first).Min(dsl.N(tileLen))).Exp
-			row := arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 { return hist.At(pass.Mul(dsl.N(digits)).Add(d)) })
-			// When every key has the same digit, the pass keeps their order:
-			// its blocks only copy their tiles, and publish no look-back words.
-			// Every key has the digit d of the tile's first key exactly when
-			// the pass's count of d is n.
-			d := digit(kb.load(keysIn.At(first)), shift, width)
-			same := dsl.Let(b, hist.At(pass.Mul(dsl.N(digits)).Add(d)).Eq(n)).Exp
-			b.IfElse(same, func(b *dsl.Block) {
-				b.ForAll(count, func(t *dsl.Thread, i dsl.U32) {
+			plan = planPasses(b, shape, kb.width, hist, n, loadFirstKey[U](firstKey), begin, end, passes, pass,
+				inPlace, values == Positions)
+			// A pass that runs as a copy keeps the keys' order and publishes
+			// no look-back words; a skipped pass does nothing.
+			b.If(plan.copy, func(b *dsl.Block) {
+				first := dsl.Let(b, bid.Mul(dsl.N(tileLen))).Exp
+				b.ForAll(n.Sub(first).Min(dsl.N(tileLen)), func(t *dsl.Thread, i dsl.U32) {
 					at := dsl.Let(t, first.Add(i)).Exp
-					keysOut.Store(t, at, keysIn.At(at))
+					storeKey(t, at, keyAt(at))
 					switch values {
 					case Pairs:
-						valuesOut.Store(t, at, valuesIn.At(at))
+						storeValue(t, at, valueAt(at))
 					case Positions:
-						positionsOut.Store(t, at, at)
+						storePosition(t, at, positionAt(at))
 					}
 				})
-			}, func(b *dsl.Block) { sortTile(b, tile, first, count, row) })
+			})
+			b.If(plan.rank, func(b *dsl.Block) {
+				tile := arrays.BlockTile(b, bid, tileCount, tiles, pass)
+				first := dsl.Let(b, tile.Mul(dsl.N(tileLen))).Exp
+				count := dsl.Let(b, n.Sub(first).Min(dsl.N(tileLen))).Exp
+				row := arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
+					return hist.At(pass.Mul(dsl.N(digits)).Add(d))
+				})
+				sortTile(b, tile, first, count, row)
+			})
 		})
-	})
-	return k
-}
-
-// RadixCopyKernel returns the kernel that copies src (Input) to dst
-// (Output, as long), for a sort whose last pass leaves its result in
-// scratch memory.
-func RadixCopyKernel[T Key]() *dsl.Kernel {
-	k := dsl.NewKernel("radixCopy_"+keyName[T](), 256)
-	src := dsl.Input[T](k, "src")
-	dst := dsl.Output[T](k, "dst")
-	k.Body(func(g *dsl.Grid) {
-		arrays.WriteTo(g, dst, arrays.ToPush[*dsl.Grid](arrays.FromArray(src)))
 	})
 	return k
 }

@@ -13,7 +13,7 @@ import (
 // values of every type, in the default shape for K.
 func radixKernels[K kernels.Key]() []*dsl.Kernel {
 	shape := kernels.RadixShapeFor(dsl.TypeOf[K]().Size(), 1<<20)
-	return []*dsl.Kernel{kernels.RadixHistogramKernel[K](shape), kernels.RadixCopyKernel[K](),
+	return []*dsl.Kernel{kernels.RadixHistogramKernel[K](shape),
 		kernels.RadixPassKernel[K, uint32](shape, kernels.KeysOnly), kernels.RadixPassKernel[K, uint32](shape, kernels.Positions),
 		kernels.RadixPassKernel[K, uint32](shape, kernels.Pairs), kernels.RadixPassKernel[K, int32](shape, kernels.Pairs),
 		kernels.RadixPassKernel[K, float32](shape, kernels.Pairs), kernels.RadixPassKernel[K, uint64](shape, kernels.Pairs),
