@@ -42,7 +42,26 @@ func planKeys(r *rand.Rand, n int, constant uint8) []uint64 {
 // several tiles. Every result is compared with a stable sort in Go.
 func TestRadixPlanSkipsOneDigitPasses(t *testing.T) {
 	s, dev := smallTiles(t)
-	params := proptest.Parameters(t, 40)
+	checkPlanProperty(t, s, dev, 40, 700)
+}
+
+// TestGPURadixPlanSkipsOneDigitPasses is the same property on the GPU
+// with the default tiles, up to 2^18 keys (dozens of tiles), each result
+// compared with Go's stable sort.
+func TestGPURadixPlanSkipsOneDigitPasses(t *testing.T) {
+	g := openGPU(t)
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkPlanProperty(t, s, g, 24, 1<<18)
+}
+
+// checkPlanProperty runs the plan's property on dev with up to maxKeys
+// keys.
+func checkPlanProperty(t *testing.T, s *sorts.Sorter, dev runtime.Device, tests, maxKeys int) {
+	params := proptest.Parameters(t, tests)
 	props := gopter.NewProperties(params)
 	props.Property("the radix sort with one-digit passes skipped is the stable sort", prop.ForAll(
 		func(constant uint8, wide bool, n int, inPlace int, seed uint64) string {
@@ -61,7 +80,7 @@ func TestRadixPlanSkipsOneDigitPasses(t *testing.T) {
 		// Constant bytes: random, or every byte, or all but the lowest or
 		// the highest.
 		gen.OneGenOf(gen.UInt8(), gen.Const(uint8(0xff)), gen.Const(uint8(0xfe)), gen.Const(uint8(0x7f))),
-		gen.Bool(), gen.IntRange(1, 700), gen.IntRange(0, 3), gen.UInt64()))
+		gen.Bool(), gen.IntRange(1, maxKeys), gen.IntRange(0, 3), gen.UInt64()))
 	props.TestingRun(t)
 }
 
