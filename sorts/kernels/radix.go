@@ -370,9 +370,6 @@ type radixPlan struct {
 	// fromIn, fromOut: it reads keysIn or keysOut (else keysAlt); toOut:
 	// it writes keysOut (else keysAlt). The values go alike.
 	fromIn, fromOut, toOut dsl.Bool
-	// positions: the values it writes are the keys' positions in the
-	// input (argsort's first pass that runs).
-	positions dsl.Bool
 }
 
 // planPasses returns block b's plan of pass pass (passes for the copy
@@ -442,18 +439,46 @@ func planPasses[U uint32 | uint64](b *dsl.Block, shape RadixShape, keyBits int, 
 	// toOut(i): the i-th pass that runs writes keysOut.
 	toOut := func(i dsl.U32) dsl.Bool { return last.Sub(i).And(dsl.N(1)).Eq(dsl.N(0)) }
 	tail := pass.Eq(passes)
-	plan := radixPlan{
-		rank:      dsl.Let(b, ranksHere.And(tail.Not())).Exp,
-		copy:      dsl.Let(b, mine.And(ranksHere.Not()).And(tail.Not()).Or(tail.And(endsInAlt))).Exp,
-		fromIn:    dsl.Let(b, before.Eq(dsl.N(0)).And(tail.Not())).Exp,
-		fromOut:   dsl.Let(b, before.Gt(dsl.N(0)).And(toOut(before.Sub(dsl.N(1)))).And(tail.Not())).Exp,
-		toOut:     dsl.Let(b, toOut(before).Or(tail)).Exp,
-		positions: dsl.Let(b, before.Eq(dsl.N(0)).And(tail.Not())).Exp,
+	return radixPlan{
+		rank:    dsl.Let(b, ranksHere.And(tail.Not())).Exp,
+		copy:    dsl.Let(b, mine.And(ranksHere.Not()).And(tail.Not()).Or(tail.And(endsInAlt))).Exp,
+		fromIn:  dsl.Let(b, before.Eq(dsl.N(0)).And(tail.Not())).Exp,
+		fromOut: dsl.Let(b, before.Gt(dsl.N(0)).And(toOut(before.Sub(dsl.N(1)))).And(tail.Not())).Exp,
+		toOut:   dsl.Let(b, toOut(before).Or(tail)).Exp,
 	}
-	if !positions {
-		plan.positions = dsl.Lit(false)
-	}
-	return plan
+}
+
+// radixSource is where a pass reads the i-th key, value or (argsort)
+// position: from the sort's input, its output or its scratch.
+type radixSource[K Key, V Value] struct {
+	key      func(i dsl.U32) dsl.Exp[K]
+	value    func(i dsl.U32) dsl.Exp[V]
+	position func(i dsl.U32) dsl.U32
+}
+
+// radixDestination is where a pass writes: the sort's output or its
+// scratch. Only the arrays that the pass's RadixValues use are set.
+type radixDestination[K Key, V Value] struct {
+	keys      dsl.Array[K]
+	values    dsl.Array[V]
+	positions dsl.Array[uint32]
+}
+
+// bySource runs f with the source that plan says block b's pass reads.
+// The choice is a uniform branch around f, made once per block: no key
+// pays for it.
+func bySource[K Key, V Value](b *dsl.Block, plan radixPlan, in, out, alt radixSource[K, V],
+	f func(*dsl.Block, radixSource[K, V])) {
+	b.IfElse(plan.fromIn, func(b *dsl.Block) { f(b, in) }, func(b *dsl.Block) {
+		b.IfElse(plan.fromOut, func(b *dsl.Block) { f(b, out) }, func(b *dsl.Block) { f(b, alt) })
+	})
+}
+
+// byDestination runs f with the destination that plan says block b's
+// pass writes, chosen as bySource chooses.
+func byDestination[K Key, V Value](b *dsl.Block, plan radixPlan, out, alt radixDestination[K, V],
+	f func(*dsl.Block, radixDestination[K, V])) {
+	b.IfElse(plan.toOut, func(b *dsl.Block) { f(b, out) }, func(b *dsl.Block) { f(b, alt) })
 }
 
 // radixPass is RadixPassKernel with U the bits of K.
@@ -504,45 +529,45 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		n := keysIn.Len()
 		shift := dsl.Let(g, begin.Add(pass.Mul(dsl.N(uint32(shape.Bits))))).Exp
 		width := dsl.Let(g, end.Sub(shift).Min(dsl.N(uint32(shape.Bits)))).Exp
-		// The pass's reads and writes, where its plan says.
+		// The pass's sources and destinations; its plan says which.
 		var plan radixPlan
-		keyAt := func(i dsl.U32) dsl.Exp[K] {
-			return dsl.Select(plan.fromIn, keysIn.At(i), dsl.Select(plan.fromOut, keysOut.At(i), keysAlt.At(i)))
-		}
-		storeKey := func(t *dsl.Thread, i dsl.U32, x dsl.Exp[K]) {
-			t.IfElse(plan.toOut, func(t *dsl.Thread) { keysOut.Store(t, i, x) },
-				func(t *dsl.Thread) { keysAlt.Store(t, i, x) })
-		}
-		valueAt := func(i dsl.U32) dsl.Exp[V] {
-			return dsl.Select(plan.fromIn, valuesIn.At(i), dsl.Select(plan.fromOut, valuesOut.At(i), valuesAlt.At(i)))
-		}
-		storeValue := func(t *dsl.Thread, i dsl.U32, x dsl.Exp[V]) {
-			t.IfElse(plan.toOut, func(t *dsl.Thread) { valuesOut.Store(t, i, x) },
-				func(t *dsl.Thread) { valuesAlt.Store(t, i, x) })
-		}
-		positionAt := func(i dsl.U32) dsl.U32 {
-			return dsl.Select(plan.positions, i, dsl.Select(plan.fromOut, positionsOut.At(i), positionsAlt.At(i)))
-		}
-		storePosition := func(t *dsl.Thread, i, x dsl.U32) {
-			t.IfElse(plan.toOut, func(t *dsl.Thread) { positionsOut.Store(t, i, x) },
-				func(t *dsl.Thread) { positionsAlt.Store(t, i, x) })
-		}
+		in := radixSource[K, V]{key: keysIn.At, value: valuesIn.At, position: func(i dsl.U32) dsl.U32 { return i }}
+		out := radixSource[K, V]{key: keysOut.At, value: valuesOut.At, position: positionsOut.At}
+		alt := radixSource[K, V]{key: keysAlt.At, value: valuesAlt.At, position: positionsAlt.At}
+		toOut := radixDestination[K, V]{keys: keysOut, values: valuesOut, positions: positionsOut}
+		toAlt := radixDestination[K, V]{keys: keysAlt, values: valuesAlt, positions: positionsAlt}
 		// sortTile moves the count keys of tile from first to where the
 		// pass puts them, given the pass's row of the histogram.
 		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
-			// The tile's keys in shared memory, read in rows.
-			keys := arrays.Compute(b, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[U] {
-				return dsl.Select(i.Lt(count), kb.load(keyAt(first.Add(i))), dsl.Lit(U(0)))
-			}))
-			// A pair's values too, read in rows like the keys, so that they
-			// leave in rank order from shared memory, not gathered from
-			// global memory.
-			var vals arrays.Pull[V]
-			if values == Pairs {
-				vals = arrays.Compute(b, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[V] {
-					return dsl.Select(i.Lt(count), valueAt(first.Add(i)), dsl.Lit(V(0)))
-				}))
+			// The tile's keys in shared memory, read in rows. A pair's
+			// values (an argsort's positions) too, so that they leave in
+			// rank order from shared memory, not gathered from global
+			// memory.
+			keysArr := dsl.Shared[U](b, int(tileLen))
+			var valuesArr dsl.Array[V]
+			var positionsArr dsl.Array[uint32]
+			switch values {
+			case Pairs:
+				valuesArr = dsl.Shared[V](b, int(tileLen))
+			case Positions:
+				positionsArr = dsl.Shared[uint32](b, int(tileLen))
 			}
+			bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
+				arrays.ComputeInto(b, keysArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[U] {
+					return dsl.Select(i.Lt(count), kb.load(src.key(first.Add(i))), dsl.Lit(U(0)))
+				}))
+				switch values {
+				case Pairs:
+					arrays.ComputeInto(b, valuesArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[V] {
+						return dsl.Select(i.Lt(count), src.value(first.Add(i)), dsl.Lit(V(0)))
+					}))
+				case Positions:
+					arrays.ComputeInto(b, positionsArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.U32 {
+						return dsl.Select(i.Lt(count), src.position(first.Add(i)), dsl.N(0))
+					}))
+				}
+			})
+			keys := arrays.FromArray(keysArr)
 			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
 			m := arrays.BlockMultisplit(b, shape.Bits, arrays.Take(count, keys), digitOf)
 			// The first tile finds each digit's global offset (the exclusive
@@ -584,16 +609,18 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			base := arrays.Compute(b, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
 				return before.At(d).Sub(m.Offsets().At(d))
 			}))
-			b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
-				u := dsl.Let(t, keyOfRank(j))
-				at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
-				storeKey(t, at.Exp, kb.store(u.Exp))
-				switch values {
-				case Pairs:
-					storeValue(t, at.Exp, vals.At(from.At(j)))
-				case Positions:
-					storePosition(t, at.Exp, positionAt(first.Add(from.At(j))))
-				}
+			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
+				b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
+					u := dsl.Let(t, keyOfRank(j))
+					at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
+					dst.keys.Store(t, at.Exp, kb.store(u.Exp))
+					switch values {
+					case Pairs:
+						dst.values.Store(t, at.Exp, valuesArr.At(from.At(j)))
+					case Positions:
+						dst.positions.Store(t, at.Exp, positionsArr.At(from.At(j)))
+					}
+				})
 			})
 		}
 		tileCount := dsl.CeilDiv(n, dsl.N(tileLen))
@@ -604,15 +631,20 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			// no look-back words; a skipped pass does nothing.
 			b.If(plan.copy, func(b *dsl.Block) {
 				first := dsl.Let(b, bid.Mul(dsl.N(tileLen))).Exp
-				b.ForAll(n.Sub(first).Min(dsl.N(tileLen)), func(t *dsl.Thread, i dsl.U32) {
-					at := dsl.Let(t, first.Add(i)).Exp
-					storeKey(t, at, keyAt(at))
-					switch values {
-					case Pairs:
-						storeValue(t, at, valueAt(at))
-					case Positions:
-						storePosition(t, at, positionAt(at))
-					}
+				count := n.Sub(first).Min(dsl.N(tileLen))
+				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
+					byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
+						b.ForAll(count, func(t *dsl.Thread, i dsl.U32) {
+							at := dsl.Let(t, first.Add(i)).Exp
+							dst.keys.Store(t, at, src.key(at))
+							switch values {
+							case Pairs:
+								dst.values.Store(t, at, src.value(at))
+							case Positions:
+								dst.positions.Store(t, at, src.position(at))
+							}
+						})
+					})
 				})
 			})
 			b.If(plan.rank, func(b *dsl.Block) {
