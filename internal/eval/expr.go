@@ -400,7 +400,16 @@ func (c *compiler) load(e *ir.Load, sc *scope) (exprFn, ir.Type) {
 	}
 	site := c.site(pos)
 	isBool := e.Array.Elem == ir.Bool // a bool byte other than 0 reads as true
+	// Block- and warp-level code runs once, in lane 0, for all the threads
+	// of its block or warp: its read of shared memory is every one of
+	// theirs. It is recorded as by the last of them too, so that a write by
+	// any thread in the same barrier interval races with one of the two.
+	everyThread := sc.uniform() && e.Array.Space == ir.Shared
+	warpLevel := sc.level == ir.WarpLevel
 	return func(m *machine, out *vec) {
+		if everyThread {
+			m.readAsLastThread(m.mems[mi], ti, index, warpLevel, pos, site)
+		}
 		index(m, out)
 		m.loadLanes(m.mems[mi], ti, out, pos, site)
 		if isBool {
@@ -410,6 +419,26 @@ func (c *compiler) load(e *ir.Load, sc *scope) (exprFn, ir.Type) {
 			}
 		}
 	}, e.Array.Elem
+}
+
+// readAsLastThread records uniform code's read of shared memory mem at
+// index as by the last thread of the current warp (warpLevel) or block,
+// when that is not lane 0's thread, which makes the read.
+func (m *machine) readAsLastThread(mem *memory, t ir.Type, index exprFn, warpLevel bool, pos ir.Pos, site int32) {
+	last := m.threads - 1
+	if warpLevel {
+		last = min(m.warpBase+warpSize, m.threads) - 1
+	}
+	if last == m.warpBase {
+		return
+	}
+	v := m.scratch()
+	index(m, v)
+	base := m.warpBase
+	m.warpBase = last
+	m.loadLanes(mem, t, v, pos, site)
+	m.warpBase = base
+	m.release(1)
 }
 
 func (c *compiler) length(e *ir.Len, sc *scope) (exprFn, ir.Type) {

@@ -455,3 +455,50 @@ func TestHostExpr(t *testing.T) {
 		t.Fatal("host expression with threadIdx: no error")
 	}
 }
+
+// uniformReadKernel: thread 0 of each block (of 64 threads, in warp-level
+// code of each warp when warpLevel) writes 7 to sh[0]; the block's (or
+// warp's) own code then reads sh[0] into a variable, after a barrier when
+// withSync, and every thread stores it to out.
+func uniformReadKernel(warpLevel, withSync bool) *ir.Kernel {
+	out := global("out", ir.Uint32, ir.Output)
+	sh := shared("sh", ir.Uint32, 2)
+	vb, w, i, j, v := index("vb"), index("w"), index("i"), index("j"), index("v")
+	level, inner, first, lanes := ir.BlockLevel, ir.BlockThreads, u32(0), u32(64)
+	if warpLevel {
+		level, inner, first, lanes = ir.WarpLevel, ir.WarpLanes, w, u32(32)
+	}
+	base := mul(vb, u32(64))
+	if warpLevel {
+		base = add(base, mul(w, u32(32)))
+	}
+	body := []ir.Stmt{
+		forAll(inner, i, u32(1), 41, st(sh, first, u32(7), 41)),
+		decl(v, ld(sh, first, 43), 43),
+		forAll(inner, j, lanes, 44, st(out, add(base, j), v, 44)),
+	}
+	if withSync {
+		body = slices.Insert(body, 1, sync(level, 42))
+	}
+	if warpLevel {
+		body = []ir.Stmt{forAll(ir.BlockWarps, w, u32(2), 40, body...)}
+	}
+	return kernel(64, []*ir.Array{out}, []*ir.Array{sh}, forAll(ir.GridBlocks, vb, u32(2), 39, body...))
+}
+
+// Block- and warp-level code reads shared memory for every thread of its
+// block or warp: a read of a word that one thread wrote, with no barrier
+// between, races.
+func TestUniformReadOfSharedMemoryRaces(t *testing.T) {
+	for _, warpLevel := range []bool{false, true} {
+		out := NewBuffer(ir.Uint32, 128)
+		if err := Launch(uniformReadKernel(warpLevel, true), Config{Blocks: 2}, bufArgs(out)); err != nil {
+			t.Fatalf("warp level %v, with the barrier: %v", warpLevel, err)
+		}
+		if got := u32s(out); slices.ContainsFunc(got, func(x uint32) bool { return x != 7 }) {
+			t.Fatalf("warp level %v, with the barrier: out = %v, want all 7", warpLevel, got)
+		}
+		err := Launch(uniformReadKernel(warpLevel, false), Config{Blocks: 2}, bufArgs(NewBuffer(ir.Uint32, 128)))
+		wantError(t, err, "user.go:43", "data race on sh[", "a write by thread", "user.go:41")
+	}
+}
