@@ -33,7 +33,7 @@ import (
 // look-back of LookBack cannot wait for ever. counter[at] must be zero
 // when the launch starts; it ends holding the number of blocks.
 func NextTile(b *dsl.Block, counter dsl.Array[uint32], at dsl.U32) dsl.U32 {
-	return dsl.Let(b, takeTicket(b, counter, at, nil)).Exp
+	return takeTicket(b, counter, at, nil)
 }
 
 // BlockTile returns the tile block b takes in its turn bid of a grid loop
@@ -69,19 +69,15 @@ func blockTile[C uint32 | uint64](b *dsl.Block, bid, tiles dsl.U32, counter dsl.
 }
 
 // takeTicket has one thread of b raise counter[at] by one and shares its
-// old value, less base (nil for 0), with the block through shared memory
-// (one barrier).
+// old value, less base (nil for 0), with the block (OneThread).
 func takeTicket[C uint32 | uint64](b *dsl.Block, counter dsl.Array[C], at dsl.U32, base *dsl.Exp[C]) dsl.U32 {
-	ticket := dsl.Shared[uint32](b, 1)
-	b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
+	return OneThread(b, func(t *dsl.Thread) dsl.U32 {
 		old := counter.Fetch(t, dsl.AtomicAdd, at, dsl.Lit[C](1))
 		if base != nil {
 			old = old.Sub(*base)
 		}
-		ticket.Store(t, dsl.N(0), dsl.Cast[uint32](old))
+		return dsl.Cast[uint32](old)
 	})
-	b.Sync()
-	return ticket.At(dsl.N(0))
 }
 
 // LookBack returns, at index i, the combination under op of element i of
