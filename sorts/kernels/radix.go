@@ -372,10 +372,34 @@ type radixPlan struct {
 	fromIn, fromOut, toOut dsl.Bool
 }
 
-// planPasses returns block b's plan of pass pass (passes for the copy
-// after the last pass) of a sort over bits [begin, end) in passes passes
-// of the given shape, whose keys' order-preserving bits u0 are the first
-// key's. Pass q is one-digit when the histogram's count of u0's digit is
+// flags returns the plan's fields in the order of their bits in a word.
+func (p *radixPlan) flags() []*dsl.Bool {
+	return []*dsl.Bool{&p.rank, &p.copy, &p.fromIn, &p.fromOut, &p.toOut}
+}
+
+// word packs the plan into one word, bit i holding flag i, so that one
+// thread computes the plan and the block shares it (arrays.OneThread).
+func (p radixPlan) word() dsl.U32 {
+	w := dsl.N(0)
+	for i, f := range p.flags() {
+		w = w.Or(dsl.Select(*f, dsl.N(1<<i), dsl.N(0)))
+	}
+	return w
+}
+
+// radixPlanOf unpacks a plan's word.
+func radixPlanOf(w dsl.U32) radixPlan {
+	var p radixPlan
+	for i, f := range p.flags() {
+		*f = w.And(dsl.N(1 << i)).Ne(dsl.N(0))
+	}
+	return p
+}
+
+// planPasses returns, computed in thread t, the plan of pass pass (passes
+// for the copy after the last pass) of a sort over bits [begin, end) in
+// passes passes of the given shape, whose keys' order-preserving bits u0
+// are the first key's. Pass q is one-digit when the histogram's count of u0's digit is
 // n. Of the others, which rank, the i-th reads the keys the (i-1)-th
 // wrote (the first reads keysIn) and writes keysOut when as many passes
 // that run follow it as makes the last write keysOut: when the sort is in
@@ -385,7 +409,7 @@ type radixPlan struct {
 // keysOut follows the last pass (pass = passes). A sort whose every pass
 // is one-digit copies keysIn to keysOut in its first pass, unless it is
 // in place (the copy is then of the positions alone, for argsort).
-func planPasses[U uint32 | uint64](b *dsl.Block, shape RadixShape, keyBits int, hist dsl.Array[uint32], n dsl.U32,
+func planPasses[U uint32 | uint64](t *dsl.Thread, shape RadixShape, keyBits int, hist dsl.Array[uint32], n dsl.U32,
 	u0 dsl.Exp[U], begin, end, passes, pass, inPlace dsl.U32, positions bool) radixPlan {
 	digits := uint32(shape.Digits())
 	one := func(x dsl.Bool) dsl.U32 { return dsl.Select(x, dsl.N(1), dsl.N(0)) }
@@ -397,17 +421,17 @@ func planPasses[U uint32 | uint64](b *dsl.Block, shape RadixShape, keyBits int, 
 		width := end.Sub(shift).Min(dsl.N(uint32(shape.Bits)))
 		d := digit(u0, shift, width)
 		count := hist.At(dsl.N(uint32(q) * digits).Add(d.Min(dsl.N(digits - 1))))
-		skip := dsl.Let(b, dsl.Select(valid, count.Eq(n), dsl.Lit(false))).Exp
-		ranks = append(ranks, dsl.Let(b, valid.And(skip.Not())).Exp)
+		skip := dsl.Let(t, dsl.Select(valid, count.Eq(n), dsl.Lit(false))).Exp
+		ranks = append(ranks, dsl.Let(t, valid.And(skip.Not())).Exp)
 		skips = append(skips, skip)
-		firstSkips = append(firstSkips, dsl.Let(b, skip.And(seenSkip.Not())).Exp)
-		seenSkip = dsl.Let(b, seenSkip.Or(skip)).Exp
+		firstSkips = append(firstSkips, dsl.Let(t, skip.And(seenSkip.Not())).Exp)
+		seenSkip = dsl.Let(t, seenSkip.Or(skip)).Exp
 	}
 	ranked := dsl.N(0)
 	for _, r := range ranks {
 		ranked = ranked.Add(one(r))
 	}
-	ranked = dsl.Let(b, ranked).Exp
+	ranked = dsl.Let(t, ranked).Exp
 	odd := ranked.And(dsl.N(1)).Eq(dsl.N(1))
 	inPlaceB := inPlace.Ne(dsl.N(0))
 	allOne := ranked.Eq(dsl.N(0))
@@ -418,7 +442,7 @@ func planPasses[U uint32 | uint64](b *dsl.Block, shape RadixShape, keyBits int, 
 	} else {
 		evenOut = evenOut.Or(allOne.And(inPlace.Ne(dsl.N(RadixAllInPlace))))
 	}
-	evenOut = dsl.Let(b, evenOut).Exp
+	evenOut = dsl.Let(t, evenOut).Exp
 	// runs: the passes that run, before this one (before) and in all.
 	runs := ranked.Add(one(evenOut))
 	before, mine, ranksHere := dsl.N(0), dsl.Lit(false), dsl.Lit(false)
@@ -429,22 +453,22 @@ func planPasses[U uint32 | uint64](b *dsl.Block, shape RadixShape, keyBits int, 
 		mine = mine.Or(here.And(runsQ))
 		ranksHere = ranksHere.Or(here.And(ranks[q]))
 	}
-	before, runs = dsl.Let(b, before).Exp, dsl.Let(b, runs).Exp
+	before, runs = dsl.Let(t, before).Exp, dsl.Let(t, runs).Exp
 	// The last pass that runs writes keysOut unless the sort is in place
 	// with an odd number of ranking passes and no one-digit pass to even
 	// them out; then the copy after the last pass (pass = passes) moves
 	// the keys from keysAlt to keysOut.
-	endsInAlt := dsl.Let(b, inPlaceB.And(runs.And(dsl.N(1)).Eq(dsl.N(1))).And(ranked.Gt(dsl.N(0)))).Exp
+	endsInAlt := dsl.Let(t, inPlaceB.And(runs.And(dsl.N(1)).Eq(dsl.N(1))).And(ranked.Gt(dsl.N(0)))).Exp
 	last := runs.Sub(dsl.N(1)).Add(one(endsInAlt))
 	// toOut(i): the i-th pass that runs writes keysOut.
 	toOut := func(i dsl.U32) dsl.Bool { return last.Sub(i).And(dsl.N(1)).Eq(dsl.N(0)) }
 	tail := pass.Eq(passes)
 	return radixPlan{
-		rank:    dsl.Let(b, ranksHere.And(tail.Not())).Exp,
-		copy:    dsl.Let(b, mine.And(ranksHere.Not()).And(tail.Not()).Or(tail.And(endsInAlt))).Exp,
-		fromIn:  dsl.Let(b, before.Eq(dsl.N(0)).And(tail.Not())).Exp,
-		fromOut: dsl.Let(b, before.Gt(dsl.N(0)).And(toOut(before.Sub(dsl.N(1)))).And(tail.Not())).Exp,
-		toOut:   dsl.Let(b, toOut(before).Or(tail)).Exp,
+		rank:    dsl.Let(t, ranksHere.And(tail.Not())).Exp,
+		copy:    dsl.Let(t, mine.And(ranksHere.Not()).And(tail.Not()).Or(tail.And(endsInAlt))).Exp,
+		fromIn:  dsl.Let(t, before.Eq(dsl.N(0)).And(tail.Not())).Exp,
+		fromOut: dsl.Let(t, before.Gt(dsl.N(0)).And(toOut(before.Sub(dsl.N(1)))).And(tail.Not())).Exp,
+		toOut:   dsl.Let(t, toOut(before).Or(tail)).Exp,
 	}
 }
 
@@ -625,8 +649,10 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		}
 		tileCount := dsl.CeilDiv(n, dsl.N(tileLen))
 		g.ForAllBlocks(tileCount, func(b *dsl.Block, bid dsl.U32) {
-			plan = planPasses(b, shape, kb.width, hist, n, loadFirstKey[U](firstKey), begin, end, passes, pass,
-				inPlace, values == Positions)
+			plan = radixPlanOf(arrays.OneThread(b, func(t *dsl.Thread) dsl.U32 {
+				return planPasses(t, shape, kb.width, hist, n, loadFirstKey[U](firstKey), begin, end, passes, pass,
+					inPlace, values == Positions).word()
+			}))
 			// A pass that runs as a copy keeps the keys' order and publishes
 			// no look-back words; a skipped pass does nothing.
 			b.If(plan.copy, func(b *dsl.Block) {
