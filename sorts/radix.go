@@ -240,9 +240,10 @@ func (s *Sorter) radixEpochs(status *runtime.Buffer[uint64], passes int) (uint32
 }
 
 // radixRun runs a radix sort job: the histogram of every pass in one
-// launch, then a launch per pass, ping-ponging between the output and
+// launch, the passes' plan in another, then a launch per pass, which
+// skips the passes of one digit and ping-pongs between the output and
 // scratch so that the last pass writes the output (or a copy to it, when
-// the output is the input and the passes are odd in number).
+// the output is the input and the passes that rank are odd in number).
 func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	n := j.keys.Len()
 	if n == 0 {
@@ -259,7 +260,8 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if j.mode != kernels.KeysOnly {
 		typed = append(typed, needOf[V](radixValues, n))
 	}
-	countsLen := passes*digits + passes + kernels.RadixFirstKeyWords
+	// The digit counts, a tile counter per pass and the passes' plans.
+	countsLen := passes*digits + passes + passes + 1
 	needs := []need{{&s.sc.radixCounts, countsLen}}
 	if err := s.reserveTyped(request{op: j.op, keys: n, written: n}, typed, needs...); err != nil {
 		return err
@@ -269,7 +271,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		return err
 	}
 	hist, tileCounters := counts.View(0, passes*digits), counts.View(passes*digits, passes)
-	firstKey := counts.View(passes*digits+passes, kernels.RadixFirstKeyWords)
+	plans := counts.View(passes*digits+passes, passes+1)
 	status, err := takeTyped[uint64](&s.sc, radixStatus, int(statusLen))
 	if err != nil {
 		return err
@@ -296,13 +298,13 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		return err
 	}
 	parts := min(ceilDiv(n, shape.Tile()), kernels.RadixHistogramParts)
-	if err := s.launch(histogram, j.keys, hist, firstKey, uint32(j.begin), uint32(j.end), uint32(parts)); err != nil {
+	if err := s.launch(histogram, j.keys, hist, uint32(j.begin), uint32(j.end), uint32(parts)); err != nil {
 		return err
 	}
-	// The passes find on the device which of them to skip and where each
-	// reads and writes (kernels.RadixPassKernel), so that the last leaves
-	// the keys in the output; an in-place sort with an odd number of
-	// passes may end in scratch, and then a last launch (pass = passes)
+	// The plan kernel finds on the device which passes to skip and where
+	// each reads and writes (kernels.RadixPlanKernel), so that the last
+	// leaves the keys in the output; an in-place sort with an odd number
+	// of passes may end in scratch, and then a last launch (pass = passes)
 	// copies them to the output.
 	keysInPlace := j.keys.Mem() == j.outKeys.Mem()
 	valuesInPlace := j.values != nil && j.values.Mem() == j.outValues.Mem()
@@ -313,6 +315,15 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		inPlaceWord = kernels.RadixAllInPlace
 	case inPlace:
 		inPlaceWord = kernels.RadixSomeInPlace
+	}
+	plan, err := s.radixKernel(fmt.Sprintf("plan %v %d %+v", runtime.TypeOf[K](), j.mode, shape), func() *dsl.Kernel {
+		return kernels.RadixPlanKernel[K](shape, j.mode)
+	})
+	if err != nil {
+		return err
+	}
+	if err := s.launch(plan, j.keys, hist, plans, uint32(j.begin), uint32(j.end), uint32(passes), inPlaceWord); err != nil {
+		return err
 	}
 	key := fmt.Sprintf("pass %v %v %d %+v", runtime.TypeOf[K](), runtime.TypeOf[V](), j.mode, shape)
 	pass, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixPassKernel[K, V](shape, j.mode) })
@@ -331,8 +342,8 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		case kernels.Positions:
 			args = append(args, j.outValues, altValues)
 		}
-		args = append(args, hist, firstKey, status, tileCounters, uint32(p), epoch+uint32(min(p, passes-1)), uint32(j.begin),
-			uint32(j.end), uint32(passes), inPlaceWord)
+		args = append(args, hist, plans, status, tileCounters, uint32(p), epoch+uint32(min(p, passes-1)), uint32(j.begin),
+			uint32(j.end))
 		if err := s.launch(pass, args...); err != nil {
 			return err
 		}

@@ -12,8 +12,8 @@ import (
 type scratch struct {
 	hist, pos, starts, bits, bad, minmax, warpRanges *runtime.Buffer[uint32]
 	// radixCounts holds the radix sort's digit counts, then its tile
-	// counters and the words of its first key, zeroed together; typed holds its buffers of other element
-	// types.
+	// counters and its passes' plans, zeroed together; typed holds its
+	// buffers of other element types.
 	radixCounts *runtime.Buffer[uint32]
 	typed       map[typedSlot]anyBuffer
 	// The papers' sorts: 0-compressed H-P's counts and values of the

@@ -219,9 +219,7 @@ func withBits[K Key](wide func() *dsl.Kernel, narrow func() *dsl.Kernel) *dsl.Ke
 // pass p (the digit of bits [begin+p×Bits, min(begin+(p+1)×Bits, end)) of a
 // key's order-preserving bits), hist[p×Digits + d] grows by the number of
 // keys whose digit is d. Its parameters are keys (Input), hist (InOut,
-// Digits words per pass for ceil((end-begin)/Bits) passes, zero),
-// firstKey (Output, RadixFirstKeyWords words: the first key's
-// order-preserving bits, low word first, for the passes' plan), begin and
+// Digits words per pass for ceil((end-begin)/Bits) passes, zero), begin and
 // end (the bits sorted, 0 <= begin < end <= K's bits) and parts,
 // the number of blocks the host launches (at most RadixHistogramParts):
 // block b counts the b-th of parts equal runs of the keys.
@@ -240,7 +238,6 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape) *dsl.Kernel {
 	k := dsl.NewKernel("radixHistogram_"+keyName[K](), threads)
 	keys := dsl.Input[K](k, "keys")
 	hist := dsl.InOut[uint32](k, "hist")
-	firstKey := dsl.Output[uint32](k, "firstKey")
 	begin := dsl.Param[uint32](k, "begin")
 	end := dsl.Param[uint32](k, "end")
 	parts := dsl.Param[uint32](k, "parts")
@@ -251,9 +248,6 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape) *dsl.Kernel {
 		}
 		passes, digits := shape.Passes(kb.width), shape.Digits()
 		g.ForAllBlocks(parts, func(b *dsl.Block, part dsl.U32) {
-			b.If(part.Eq(dsl.N(0)).And(keys.Len().Gt(dsl.N(0))), func(b *dsl.Block) {
-				b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { storeFirstKey(t, firstKey, kb.load(keys.At(dsl.N(0)))) })
-			})
 			table := dsl.Shared[uint32](b, passes*digits)
 			b.ForAll(dsl.N(uint32(passes*digits)), func(t *dsl.Thread, i dsl.U32) { table.Store(t, i, dsl.N(0)) })
 			b.Sync()
@@ -287,27 +281,6 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape) *dsl.Kernel {
 	return k
 }
 
-// RadixFirstKeyWords is the number of uint32 words of the first key's
-// bits that the histogram leaves for the passes.
-const RadixFirstKeyWords = 2
-
-// storeFirstKey stores bits u in words, low word first.
-func storeFirstKey[U uint32 | uint64](t *dsl.Thread, words dsl.Array[uint32], u dsl.Exp[U]) {
-	words.Store(t, dsl.N(0), dsl.Cast[uint32](u))
-	if dsl.TypeOf[U]().Size() == 8 {
-		words.Store(t, dsl.N(1), dsl.Cast[uint32](u.Shr(dsl.Lit(U(32)))))
-	}
-}
-
-// loadFirstKey returns the bits storeFirstKey stored in words.
-func loadFirstKey[U uint32 | uint64](words dsl.Array[uint32]) dsl.Exp[U] {
-	u := dsl.Cast[U](words.At(dsl.N(0)))
-	if dsl.TypeOf[U]().Size() == 8 {
-		u = u.Or(dsl.Cast[U](words.At(dsl.N(1))).Shl(dsl.Lit(U(32))))
-	}
-	return u
-}
-
 // RadixValues says what a pass of the radix sort carries with its keys.
 type RadixValues int
 
@@ -327,24 +300,22 @@ const (
 // keysOut (InOut: its output, as long), keysAlt (InOut: scratch, as long);
 // for Pairs valuesIn (Input), valuesOut and valuesAlt (InOut), for
 // Positions valuesOut and valuesAlt (InOut, uint32); hist (Input:
-// RadixHistogramKernel's counts), firstKey (Input: the words it left of
-// the first key), status (InOut: Digits look-back words
-// per tile, zero before the first launch on them), tiles (InOut: a tile
-// counter per pass, zero), pass (the pass's index, 0 to passes, see
-// below), epoch (its look-back epoch, up to arrays.MaxEpoch, larger than
-// that of every earlier launch on status since it was zeroed), begin and
-// end (the bits sorted, as for the histogram), passes (their number of
-// passes) and inPlace (RadixAllInPlace when keysOut is keysIn and, for
-// Pairs, valuesOut is valuesIn; RadixSomeInPlace when only one of them
-// is; else 0). The host launches ceil(len(keysIn)/Tile) blocks for each pass
-// in turn, then, when inPlace and passes is odd, for pass = passes.
+// RadixHistogramKernel's counts), plans (Input: RadixPlanKernel's plans),
+// status (InOut: Digits look-back words per tile, zero before the first
+// launch on them), tiles (InOut: a tile counter per pass, zero), pass (the
+// pass's index, 0 to passes, see below), epoch (its look-back epoch, up to
+// arrays.MaxEpoch, larger than that of every earlier launch on status
+// since it was zeroed), begin and end (the bits sorted, as for the
+// histogram). The host launches ceil(len(keysIn)/Tile) blocks for each
+// pass in turn, then, when the sort is in place and passes is odd, for
+// pass = passes.
 //
 // A pass in which every key has the same digit keeps the keys' order, and
-// is skipped: its blocks return at once. Which passes those are, the
-// blocks find on the device (planPasses), from the histogram and the
-// first key, so that the host enqueues every pass without waiting; each pass
-// then reads the keys from wherever the pass before left them and writes
-// them so that the last one leaves them in keysOut.
+// is skipped: its blocks return at once. Which passes those are, and
+// where each pass reads the keys and writes them so that the last one
+// leaves them in keysOut, RadixPlanKernel finds on the device between the
+// histogram and the first pass, so that the host enqueues every launch
+// without waiting; each block of a pass reads its pass's plan, one word.
 func RadixPassKernel[K Key, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
 	return withBits[K](func() *dsl.Kernel { return radixPass[K, uint64, V](shape, values) },
 		func() *dsl.Kernel { return radixPass[K, uint32, V](shape, values) })
@@ -359,6 +330,50 @@ const (
 	// valuesIn.
 	RadixAllInPlace = 2
 )
+
+// RadixPlanKernel returns the kernel that plans the passes of the radix
+// sort of keys of type K (RadixPassKernel's of the given shape and values):
+// which of them rank, copy or are skipped, and where each reads and
+// writes. Its parameters: keys (Input: the sort's input, not empty), hist
+// (Input: RadixHistogramKernel's counts), plans (Output: a word for each
+// pass and one for the copy after the last, passes+1 words), begin and end
+// (the bits sorted), passes (their number of passes) and inPlace
+// (RadixAllInPlace when the output of the keys is their input and, for
+// Pairs, that of the values is theirs; RadixSomeInPlace when only one of
+// them is; else 0). The host launches one block.
+func RadixPlanKernel[K Key](shape RadixShape, values RadixValues) *dsl.Kernel {
+	return withBits[K](func() *dsl.Kernel { return radixPlanKernel[K, uint64](shape, values) },
+		func() *dsl.Kernel { return radixPlanKernel[K, uint32](shape, values) })
+}
+
+// radixPlanKernel is RadixPlanKernel with U the bits of K.
+func radixPlanKernel[K Key, U uint32 | uint64](shape RadixShape, values RadixValues) *dsl.Kernel {
+	kb := bitsOf[K, U]()
+	k := dsl.NewKernel("radixPlan_"+keyName[K](), 32)
+	keys := dsl.Input[K](k, "keys")
+	hist := dsl.Input[uint32](k, "hist")
+	plans := dsl.Output[uint32](k, "plans")
+	begin := dsl.Param[uint32](k, "begin")
+	end := dsl.Param[uint32](k, "end")
+	passes := dsl.Param[uint32](k, "passes")
+	inPlace := dsl.Param[uint32](k, "inPlace")
+	k.Body(func(g *dsl.Grid) {
+		if err := shape.Check(); err != nil {
+			dsl.Let(g, dsl.Invalid[uint32]("RadixPlanKernel: "+err.Error()))
+			return
+		}
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			b.ForAll(passes.Add(dsl.N(1)).Min(dsl.N(uint32(shape.Passes(kb.width)+1))), func(t *dsl.Thread, pass dsl.U32) {
+				t.If(keys.Len().Gt(dsl.N(0)), func(t *dsl.Thread) {
+					u0 := dsl.Let(t, kb.load(keys.At(dsl.N(0)))).Exp
+					plans.Store(t, pass, planPasses(t, shape, kb.width, hist, keys.Len(), u0, begin, end, passes, pass,
+						inPlace, values == Positions).word())
+				})
+			})
+		})
+	})
+	return k
+}
 
 // radixPlan is what the blocks of a pass know of the sort's passes: what
 // this pass does, where it reads and where it writes.
@@ -377,8 +392,8 @@ func (p *radixPlan) flags() []*dsl.Bool {
 	return []*dsl.Bool{&p.rank, &p.copy, &p.fromIn, &p.fromOut, &p.toOut}
 }
 
-// word packs the plan into one word, bit i holding flag i, so that one
-// thread computes the plan and the block shares it (arrays.OneThread).
+// word packs the plan into one word, bit i holding flag i, as
+// RadixPlanKernel leaves it for the passes.
 func (p radixPlan) word() dsl.U32 {
 	w := dsl.N(0)
 	for i, f := range p.flags() {
@@ -535,15 +550,13 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		positionsAlt = dsl.InOut[uint32](k, "valuesAlt")
 	}
 	hist := dsl.Input[uint32](k, "hist")
-	firstKey := dsl.Input[uint32](k, "firstKey")
+	plans := dsl.Input[uint32](k, "plans")
 	status := dsl.InOut[uint64](k, "status")
 	tiles := dsl.InOut[uint32](k, "tiles")
 	pass := dsl.Param[uint32](k, "pass")
 	epoch := dsl.Param[uint32](k, "epoch")
 	begin := dsl.Param[uint32](k, "begin")
 	end := dsl.Param[uint32](k, "end")
-	passes := dsl.Param[uint32](k, "passes")
-	inPlace := dsl.Param[uint32](k, "inPlace")
 	k.Body(func(g *dsl.Grid) {
 		if err := shape.Check(); err != nil {
 			dsl.Let(g, dsl.Invalid[uint32]("RadixPassKernel: "+err.Error()))
@@ -649,10 +662,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		}
 		tileCount := dsl.CeilDiv(n, dsl.N(tileLen))
 		g.ForAllBlocks(tileCount, func(b *dsl.Block, bid dsl.U32) {
-			plan = radixPlanOf(arrays.OneThread(b, func(t *dsl.Thread) dsl.U32 {
-				return planPasses(t, shape, kb.width, hist, n, loadFirstKey[U](firstKey), begin, end, passes, pass,
-					inPlace, values == Positions).word()
-			}))
+			plan = radixPlanOf(dsl.Let(b, plans.At(pass)).Exp)
 			// A pass that runs as a copy keeps the keys' order and publishes
 			// no look-back words; a skipped pass does nothing.
 			b.If(plan.copy, func(b *dsl.Block) {
