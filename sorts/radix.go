@@ -239,8 +239,8 @@ func (s *Sorter) radixEpochs(status *runtime.Buffer[uint64], passes int) (uint32
 	return 0, status.Fill(0)
 }
 
-// radixRun runs a radix sort job: the histogram of every pass in one
-// launch, the passes' plan in another, then a launch per pass, which
+// radixRun runs a radix sort job: the histogram of every pass and the
+// passes' plan in one launch, then a launch per pass, which
 // skips the passes of one digit and ping-pongs between the output and
 // scratch so that the last pass writes the output (or a copy to it, when
 // the output is the input and the passes that rank are odd in number).
@@ -260,8 +260,9 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if j.mode != kernels.KeysOnly {
 		typed = append(typed, needOf[V](radixValues, n))
 	}
-	// The digit counts, a tile counter per pass and the passes' plans.
-	countsLen := passes*digits + passes + passes + 1
+	// The digit counts, a tile counter per pass, the passes' plans and the
+	// histogram's count of finished blocks.
+	countsLen := passes*digits + passes + passes + 1 + 1
 	needs := []need{{&s.sc.radixCounts, countsLen}}
 	if err := s.reserveTyped(request{op: j.op, keys: n, written: n}, typed, needs...); err != nil {
 		return err
@@ -271,7 +272,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		return err
 	}
 	hist, tileCounters := counts.View(0, passes*digits), counts.View(passes*digits, passes)
-	plans := counts.View(passes*digits+passes, passes+1)
+	plans, done := counts.View(passes*digits+passes, passes+1), counts.View(passes*digits+2*passes+1, 1)
 	status, err := takeTyped[uint64](&s.sc, radixStatus, int(statusLen))
 	if err != nil {
 		return err
@@ -293,19 +294,11 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if err != nil {
 		return err
 	}
-	histogram, err := s.radixKernel(fmt.Sprintf("histogram %v %+v", runtime.TypeOf[K](), shape), func() *dsl.Kernel { return kernels.RadixHistogramKernel[K](shape) })
-	if err != nil {
-		return err
-	}
-	parts := min(ceilDiv(n, shape.Tile()), kernels.RadixHistogramParts)
-	if err := s.launch(histogram, j.keys, hist, uint32(j.begin), uint32(j.end), uint32(parts)); err != nil {
-		return err
-	}
-	// The plan kernel finds on the device which passes to skip and where
-	// each reads and writes (kernels.RadixPlanKernel), so that the last
-	// leaves the keys in the output; an in-place sort with an odd number
-	// of passes may end in scratch, and then a last launch (pass = passes)
-	// copies them to the output.
+	// The last block of the histogram finds on the device which passes to
+	// skip and where each reads and writes, so that the last leaves the
+	// keys in the output; an in-place sort with an odd number of passes
+	// may end in scratch, and then a last launch (pass = passes) copies
+	// them to the output.
 	keysInPlace := j.keys.Mem() == j.outKeys.Mem()
 	valuesInPlace := j.values != nil && j.values.Mem() == j.outValues.Mem()
 	inPlace := keysInPlace || valuesInPlace
@@ -316,13 +309,15 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	case inPlace:
 		inPlaceWord = kernels.RadixSomeInPlace
 	}
-	plan, err := s.radixKernel(fmt.Sprintf("plan %v %d %+v", runtime.TypeOf[K](), j.mode, shape), func() *dsl.Kernel {
-		return kernels.RadixPlanKernel[K](shape, j.mode)
+	histogram, err := s.radixKernel(fmt.Sprintf("histogram %v %d %+v", runtime.TypeOf[K](), j.mode, shape), func() *dsl.Kernel {
+		return kernels.RadixHistogramKernel[K](shape, j.mode)
 	})
 	if err != nil {
 		return err
 	}
-	if err := s.launch(plan, j.keys, hist, plans, uint32(j.begin), uint32(j.end), uint32(passes), inPlaceWord); err != nil {
+	parts := min(ceilDiv(n, shape.Tile()), kernels.RadixHistogramParts)
+	if err := s.launch(histogram, j.keys, hist, plans, done, uint32(j.begin), uint32(j.end), uint32(parts), uint32(passes),
+		inPlaceWord); err != nil {
 		return err
 	}
 	key := fmt.Sprintf("pass %v %v %d %+v", runtime.TypeOf[K](), runtime.TypeOf[V](), j.mode, shape)

@@ -34,7 +34,7 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 	ks = append(ks, kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 1<<20), kernels.KeysOnly),
 		kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 1<<16), kernels.Pairs),
 		kernels.RadixPassKernel[float64, int32](kernels.RadixShapeFor(8, 1<<20), kernels.Pairs),
-		kernels.RadixPassKernel[int32, uint32](windowed, kernels.Positions), kernels.RadixHistogramKernel[uint64](windowed))
+		kernels.RadixPassKernel[int32, uint32](windowed, kernels.Positions), kernels.RadixHistogramKernel[uint64](windowed, kernels.Pairs))
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)
 	for _, k := range ks {

@@ -218,29 +218,45 @@ func withBits[K Key](wide func() *dsl.Kernel, narrow func() *dsl.Kernel) *dsl.Ke
 // pass of the radix sort of keys of type K in one read of the keys: for
 // pass p (the digit of bits [begin+p×Bits, min(begin+(p+1)×Bits, end)) of a
 // key's order-preserving bits), hist[p×Digits + d] grows by the number of
-// keys whose digit is d. Its parameters are keys (Input), hist (InOut,
-// Digits words per pass for ceil((end-begin)/Bits) passes, zero), begin and
-// end (the bits sorted, 0 <= begin < end <= K's bits) and parts,
-// the number of blocks the host launches (at most RadixHistogramParts):
-// block b counts the b-th of parts equal runs of the keys.
-func RadixHistogramKernel[K Key](shape RadixShape) *dsl.Kernel {
-	return withBits[K](func() *dsl.Kernel { return radixHistogram[K, uint64](shape) },
-		func() *dsl.Kernel { return radixHistogram[K, uint32](shape) })
+// keys whose digit is d. The last of its blocks to finish then plans the
+// passes of RadixPassKernel of the given shape and values: which of them
+// rank, copy or are skipped, and where each reads and writes. Its
+// parameters are keys (Input, not empty), hist (InOut, Digits words per
+// pass for ceil((end-begin)/Bits) passes, zero), plans (Output: a word for
+// each pass and one for the copy after the last, passes+1 words), done
+// (InOut: one word, zero), begin and end (the bits sorted, 0 <= begin <
+// end <= K's bits), parts, the number of blocks the host launches (at
+// most RadixHistogramParts): block b counts the b-th of parts equal runs
+// of the keys, passes (the number of passes) and inPlace
+// (RadixAllInPlace when the output of the keys is their input and, for
+// Pairs, that of the values is theirs; RadixSomeInPlace when only one of
+// them is; else 0).
+func RadixHistogramKernel[K Key](shape RadixShape, values RadixValues) *dsl.Kernel {
+	return withBits[K](func() *dsl.Kernel { return radixHistogram[K, uint64](shape, values) },
+		func() *dsl.Kernel { return radixHistogram[K, uint32](shape, values) })
 }
 
 // radixHistogram is RadixHistogramKernel with U the bits of K.
-func radixHistogram[K Key, U uint32 | uint64](shape RadixShape) *dsl.Kernel {
+func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValues) *dsl.Kernel {
 	kb := bitsOf[K, U]()
 	threads := shape.Threads
 	if shape.Check() != nil {
 		threads = 256
 	}
-	k := dsl.NewKernel("radixHistogram_"+keyName[K](), threads)
+	name := "radixHistogram_" + keyName[K]()
+	if values == Positions {
+		name += "_positions" // its plan differs (planPasses)
+	}
+	k := dsl.NewKernel(name, threads)
 	keys := dsl.Input[K](k, "keys")
 	hist := dsl.InOut[uint32](k, "hist")
+	plans := dsl.Output[uint32](k, "plans")
+	done := dsl.InOut[uint32](k, "done")
 	begin := dsl.Param[uint32](k, "begin")
 	end := dsl.Param[uint32](k, "end")
 	parts := dsl.Param[uint32](k, "parts")
+	passCount := dsl.Param[uint32](k, "passes")
+	inPlace := dsl.Param[uint32](k, "inPlace")
 	k.Body(func(g *dsl.Grid) {
 		if err := shape.Check(); err != nil {
 			dsl.Let(g, dsl.Invalid[uint32]("RadixHistogramKernel: "+err.Error()))
@@ -275,6 +291,20 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape) *dsl.Kernel {
 			b.ForAll(dsl.N(uint32(passes*digits)), func(t *dsl.Thread, i dsl.U32) {
 				c := dsl.Let(t, table.At(i))
 				t.If(c.Ne(dsl.N(0)).And(i.Lt(hist.Len())), func(t *dsl.Thread) { hist.Atomic(t, dsl.AtomicAdd, i, c.Exp) })
+				dsl.Fence(t)
+			})
+			// The last block to finish sees every block's counts, and plans
+			// the passes from them and the first key.
+			finished := arrays.OneThread(b, func(t *dsl.Thread) dsl.U32 {
+				return done.Fetch(t, dsl.AtomicAdd, dsl.N(0), dsl.N(1))
+			})
+			b.If(finished.Eq(parts.Sub(dsl.N(1))), func(b *dsl.Block) {
+				b.ForAll(passCount.Add(dsl.N(1)).Min(dsl.N(uint32(passes+1))), func(t *dsl.Thread, pass dsl.U32) {
+					count := func(i dsl.U32) dsl.U32 { return hist.AtomicLoad(t, i, dsl.Acquire) }
+					u0 := dsl.Let(t, kb.load(keys.At(dsl.N(0)))).Exp
+					plans.Store(t, pass, planPasses(t, shape, kb.width, count, n, u0, begin, end, passCount, pass,
+						inPlace, values == Positions).word())
+				})
 			})
 		})
 	})
@@ -300,7 +330,7 @@ const (
 // keysOut (InOut: its output, as long), keysAlt (InOut: scratch, as long);
 // for Pairs valuesIn (Input), valuesOut and valuesAlt (InOut), for
 // Positions valuesOut and valuesAlt (InOut, uint32); hist (Input:
-// RadixHistogramKernel's counts), plans (Input: RadixPlanKernel's plans),
+// RadixHistogramKernel's counts), plans (Input: the plans it left),
 // status (InOut: Digits look-back words per tile, zero before the first
 // launch on them), tiles (InOut: a tile counter per pass, zero), pass (the
 // pass's index, 0 to passes, see below), epoch (its look-back epoch, up to
@@ -313,9 +343,9 @@ const (
 // A pass in which every key has the same digit keeps the keys' order, and
 // is skipped: its blocks return at once. Which passes those are, and
 // where each pass reads the keys and writes them so that the last one
-// leaves them in keysOut, RadixPlanKernel finds on the device between the
-// histogram and the first pass, so that the host enqueues every launch
-// without waiting; each block of a pass reads its pass's plan, one word.
+// leaves them in keysOut, the last block of RadixHistogramKernel finds on
+// the device, so that the host enqueues every launch without waiting;
+// each block of a pass reads its pass's plan, one word.
 func RadixPassKernel[K Key, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
 	return withBits[K](func() *dsl.Kernel { return radixPass[K, uint64, V](shape, values) },
 		func() *dsl.Kernel { return radixPass[K, uint32, V](shape, values) })
@@ -330,50 +360,6 @@ const (
 	// valuesIn.
 	RadixAllInPlace = 2
 )
-
-// RadixPlanKernel returns the kernel that plans the passes of the radix
-// sort of keys of type K (RadixPassKernel's of the given shape and values):
-// which of them rank, copy or are skipped, and where each reads and
-// writes. Its parameters: keys (Input: the sort's input, not empty), hist
-// (Input: RadixHistogramKernel's counts), plans (Output: a word for each
-// pass and one for the copy after the last, passes+1 words), begin and end
-// (the bits sorted), passes (their number of passes) and inPlace
-// (RadixAllInPlace when the output of the keys is their input and, for
-// Pairs, that of the values is theirs; RadixSomeInPlace when only one of
-// them is; else 0). The host launches one block.
-func RadixPlanKernel[K Key](shape RadixShape, values RadixValues) *dsl.Kernel {
-	return withBits[K](func() *dsl.Kernel { return radixPlanKernel[K, uint64](shape, values) },
-		func() *dsl.Kernel { return radixPlanKernel[K, uint32](shape, values) })
-}
-
-// radixPlanKernel is RadixPlanKernel with U the bits of K.
-func radixPlanKernel[K Key, U uint32 | uint64](shape RadixShape, values RadixValues) *dsl.Kernel {
-	kb := bitsOf[K, U]()
-	k := dsl.NewKernel("radixPlan_"+keyName[K](), 32)
-	keys := dsl.Input[K](k, "keys")
-	hist := dsl.Input[uint32](k, "hist")
-	plans := dsl.Output[uint32](k, "plans")
-	begin := dsl.Param[uint32](k, "begin")
-	end := dsl.Param[uint32](k, "end")
-	passes := dsl.Param[uint32](k, "passes")
-	inPlace := dsl.Param[uint32](k, "inPlace")
-	k.Body(func(g *dsl.Grid) {
-		if err := shape.Check(); err != nil {
-			dsl.Let(g, dsl.Invalid[uint32]("RadixPlanKernel: "+err.Error()))
-			return
-		}
-		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
-			b.ForAll(passes.Add(dsl.N(1)).Min(dsl.N(uint32(shape.Passes(kb.width)+1))), func(t *dsl.Thread, pass dsl.U32) {
-				t.If(keys.Len().Gt(dsl.N(0)), func(t *dsl.Thread) {
-					u0 := dsl.Let(t, kb.load(keys.At(dsl.N(0)))).Exp
-					plans.Store(t, pass, planPasses(t, shape, kb.width, hist, keys.Len(), u0, begin, end, passes, pass,
-						inPlace, values == Positions).word())
-				})
-			})
-		})
-	})
-	return k
-}
 
 // radixPlan is what the blocks of a pass know of the sort's passes: what
 // this pass does, where it reads and where it writes.
@@ -393,7 +379,7 @@ func (p *radixPlan) flags() []*dsl.Bool {
 }
 
 // word packs the plan into one word, bit i holding flag i, as
-// RadixPlanKernel leaves it for the passes.
+// RadixHistogramKernel leaves it for the passes.
 func (p radixPlan) word() dsl.U32 {
 	w := dsl.N(0)
 	for i, f := range p.flags() {
@@ -424,7 +410,7 @@ func radixPlanOf(w dsl.U32) radixPlan {
 // keysOut follows the last pass (pass = passes). A sort whose every pass
 // is one-digit copies keysIn to keysOut in its first pass, unless it is
 // in place (the copy is then of the positions alone, for argsort).
-func planPasses[U uint32 | uint64](t *dsl.Thread, shape RadixShape, keyBits int, hist dsl.Array[uint32], n dsl.U32,
+func planPasses[U uint32 | uint64](t *dsl.Thread, shape RadixShape, keyBits int, count func(i dsl.U32) dsl.U32, n dsl.U32,
 	u0 dsl.Exp[U], begin, end, passes, pass, inPlace dsl.U32, positions bool) radixPlan {
 	digits := uint32(shape.Digits())
 	one := func(x dsl.Bool) dsl.U32 { return dsl.Select(x, dsl.N(1), dsl.N(0)) }
@@ -435,8 +421,10 @@ func planPasses[U uint32 | uint64](t *dsl.Thread, shape RadixShape, keyBits int,
 		valid := dsl.N(uint32(q)).Lt(passes).And(shift.Lt(end))
 		width := end.Sub(shift).Min(dsl.N(uint32(shape.Bits)))
 		d := digit(u0, shift, width)
-		count := hist.At(dsl.N(uint32(q) * digits).Add(d.Min(dsl.N(digits - 1))))
-		skip := dsl.Let(t, dsl.Select(valid, count.Eq(n), dsl.Lit(false))).Exp
+		// The count of d in pass q, read as count 0 of pass 0 (in every
+		// histogram) when there is no pass q.
+		at := dsl.Select(valid, dsl.N(uint32(q)*digits).Add(d.Min(dsl.N(digits-1))), dsl.N(0))
+		skip := dsl.Let(t, dsl.Select(valid, count(at).Eq(n), dsl.Lit(false))).Exp
 		ranks = append(ranks, dsl.Let(t, valid.And(skip.Not())).Exp)
 		skips = append(skips, skip)
 		firstSkips = append(firstSkips, dsl.Let(t, skip.And(seenSkip.Not())).Exp)

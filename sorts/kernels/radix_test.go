@@ -13,7 +13,8 @@ import (
 // values of every type, in the default shape for K.
 func radixKernels[K kernels.Key]() []*dsl.Kernel {
 	shape := kernels.RadixShapeFor(dsl.TypeOf[K]().Size(), 1<<20)
-	return []*dsl.Kernel{kernels.RadixHistogramKernel[K](shape),
+	return []*dsl.Kernel{kernels.RadixHistogramKernel[K](shape, kernels.KeysOnly),
+		kernels.RadixHistogramKernel[K](shape, kernels.Positions),
 		kernels.RadixPassKernel[K, uint32](shape, kernels.KeysOnly), kernels.RadixPassKernel[K, uint32](shape, kernels.Positions),
 		kernels.RadixPassKernel[K, uint32](shape, kernels.Pairs), kernels.RadixPassKernel[K, int32](shape, kernels.Pairs),
 		kernels.RadixPassKernel[K, float32](shape, kernels.Pairs), kernels.RadixPassKernel[K, uint64](shape, kernels.Pairs),
@@ -56,7 +57,7 @@ func TestRadixShapeChecked(t *testing.T) {
 		{kernels.RadixShape{Threads: 64, PerThread: 4, Bits: 9}, "digits of 9 bits"},
 		{kernels.RadixShape{Threads: 64, PerThread: 4, Bits: 8, Window: 33}, "a look-back window of 33 tiles"},
 	} {
-		for _, k := range []*dsl.Kernel{kernels.RadixHistogramKernel[uint32](c.shape), kernels.RadixPassKernel[uint32, uint32](c.shape, kernels.KeysOnly)} {
+		for _, k := range []*dsl.Kernel{kernels.RadixHistogramKernel[uint32](c.shape, kernels.KeysOnly), kernels.RadixPassKernel[uint32, uint32](c.shape, kernels.KeysOnly)} {
 			_, err := k.Build()
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s of shape %+v: error %v, want one saying %q", k.Name(), c.shape, err, c.want)
