@@ -38,10 +38,11 @@
 // takes a tile of keys (arrays.BlockTile), ranks them by digit
 // (arrays.BlockMultisplit), finds the counts of its digits in the tiles
 // before it by a decoupled look-back (arrays.LookBack) and writes its keys
-// in digit order; a pass in which every key has the same digit is skipped,
-// the passes finding on the device which those are and where the keys
-// lie, so that nothing waits for the host. The look-back words are zeroed when first used,
-// and each later pass, of this sort or the next, takes a new epoch of them
+// in digit order. A pass in which every key has the same digit is
+// skipped: the histogram's last block to finish plans on the device which
+// passes run and where each reads and writes, so that nothing waits for
+// the host. The look-back words are zeroed when first used, and each
+// later pass, of this sort or the next, takes a new epoch of them
 // instead. Floats sort in IEEE 754 totalOrder (-NaN < -Inf < ... <
 // -0 < +0 < ... < +Inf < +NaN), compared by their bits. SortPairs moves
 // values (32- or 64-bit) with their keys, Argsort gives the keys' positions
