@@ -78,6 +78,7 @@ type cpuFunction struct {
 	device *cpuDevice
 	kernel *ir.Kernel
 	sig    Signature
+	grid   *gridCount
 }
 
 // Name implements Function.
@@ -102,7 +103,7 @@ func (d *cpuDevice) Load(k *ir.Kernel) (Function, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cpuFunction{device: d, kernel: compiled, sig: SignatureOf(compiled)}, nil
+	return &cpuFunction{device: d, kernel: compiled, sig: SignatureOf(compiled), grid: newGridCount(compiled)}, nil
 }
 
 // Launch implements Device. It returns when the kernel has run, or when
@@ -129,7 +130,7 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if err != nil {
 		return err
 	}
-	blocks, err := gridSize(cf.Name(), cf.kernel, cfg, bound)
+	blocks, err := cf.grid.size(cf.Name(), cfg, bound)
 	if err != nil {
 		return err
 	}

@@ -64,6 +64,19 @@ func GridSize(d Device, k *ir.Kernel, cfg LaunchConfig, args ...any) (folded int
 	return gridSize(k.Name, k, cfg, bound)
 }
 
+// GridCounter returns GridSize through one gridCount of k, which keeps its
+// last count between calls.
+func GridCounter(k *ir.Kernel) func(d Device, cfg LaunchConfig, args ...any) (int, error) {
+	g := newGridCount(k)
+	return func(d Device, cfg LaunchConfig, args ...any) (int, error) {
+		bound, err := SignatureOf(k).bind(k.Name, d, args)
+		if err != nil {
+			return 0, err
+		}
+		return g.size(k.Name, cfg, bound)
+	}
+}
+
 // EvaluatedGridSize is GridSize by the evaluator only, never folding.
 func EvaluatedGridSize(d Device, k *ir.Kernel, args ...any) (v ir.Value, err error) {
 	bound, err := SignatureOf(k).bind(k.Name, d, args)

@@ -33,7 +33,7 @@ func (g *GPU) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if err != nil {
 		return err
 	}
-	blocks, err := gridSize(gf.name, gf.kernel, cfg, bound)
+	blocks, err := gf.grid.size(gf.name, cfg, bound)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ type gpuFunction struct {
 	sig     Signature
 	threads int
 	shared  int
-	kernel  *ir.Kernel // the compiled IR, for the grid size; nil for CUDA text
+	grid    *gridCount // the number of blocks of a launch
 }
 
 // Name implements Function.
@@ -46,7 +46,7 @@ func (g *GPU) Load(k *ir.Kernel) (Function, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.kernel = compiled
+	f.grid = newGridCount(compiled)
 	return f, nil
 }
 
@@ -76,7 +76,7 @@ func (g *GPU) load(src, name string, sig Signature, shared, threads int, pos ir.
 	if err != nil {
 		return nil, err
 	}
-	f := &gpuFunction{gpu: g, name: name, sig: sig, threads: threads, shared: shared}
+	f := &gpuFunction{gpu: g, name: name, sig: sig, threads: threads, shared: shared, grid: newGridCount(nil)}
 	err = g.with(func() error {
 		if err := g.drv.moduleGetFunction.call(uintptr(unsafe.Pointer(&f.fn)), module, uintptr(unsafe.Pointer(cString(name)))).errf("finding kernel %s in its module", name); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/obsidian-go/obsidian/ir"
@@ -14,6 +15,55 @@ import (
 // (a divisor of zero).
 func TestFoldedGridSizeIsTheEvaluated(t *testing.T) {
 	r := testRand(t)
+	k := gridKernel()
+	cpu := runtime.CPU()
+	for range 300 {
+		n := 1 + r.IntN(5000)
+		buf := must(runtime.Alloc[uint32](cpu, n))(t)
+		p := uint32(r.IntN(40))
+		e := int32(r.IntN(41) - 20)
+		got, err := runtime.GridSize(cpu, k, runtime.LaunchConfig{}, buf, p, e)
+		if d := checkGridSize(cpu, k, got, err, buf, p, e); d != "" {
+			t.Fatal(d)
+		}
+		if err := buf.Free(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestGridCountFollowsItsParameters checks the count a loaded kernel keeps
+// between launches: over a run of launches in which the length and the
+// two scalars each change or keep their value at random, every count is
+// what the evaluator computes for that launch's arguments.
+func TestGridCountFollowsItsParameters(t *testing.T) {
+	r := testRand(t)
+	k := gridKernel()
+	cpu := runtime.CPU()
+	count := runtime.GridCounter(k)
+	bufs := []*runtime.Buffer[uint32]{must(runtime.Alloc[uint32](cpu, 100))(t), must(runtime.Alloc[uint32](cpu, 1000))(t)}
+	var p uint32 = 8
+	var e int32 = 3
+	buf := bufs[0]
+	for range 300 {
+		switch r.IntN(4) {
+		case 0:
+			buf = bufs[r.IntN(2)]
+		case 1:
+			p = uint32(r.IntN(4))
+		case 2:
+			e = int32(r.IntN(11) - 5)
+		}
+		got, err := count(cpu, runtime.LaunchConfig{}, buf, p, e)
+		if d := checkGridSize(cpu, k, got, err, buf, p, e); d != "" {
+			t.Fatal(d)
+		}
+	}
+}
+
+// gridKernel returns a kernel of a grid of ceil(len(out) / per) + (extra %
+// 5) - 2 blocks, as int32 then uint32.
+func gridKernel() *ir.Kernel {
 	out := global("out", ir.Uint32, ir.Output)
 	per := &ir.Var{Name: "per", T: ir.Uint32}
 	extra := &ir.Var{Name: "extra", T: ir.Int32}
@@ -30,24 +80,21 @@ func TestFoldedGridSizeIsTheEvaluated(t *testing.T) {
 			Body: []ir.Stmt{&ir.Store{Array: out, Index: i, Value: i}}}},
 		Blocks: blocks,
 	}
-	cpu := runtime.CPU()
-	for range 300 {
-		n := 1 + r.IntN(5000)
-		buf := must(runtime.Alloc[uint32](cpu, n))(t)
-		p := uint32(r.IntN(40))
-		e := int32(r.IntN(41) - 20)
-		got, err := runtime.GridSize(cpu, k, runtime.LaunchConfig{}, buf, p, e)
-		want, wantErr := runtime.EvaluatedGridSize(cpu, k, buf, p, e)
-		switch {
-		case wantErr != nil && err == nil:
-			t.Fatalf("n %d, per %d, extra %d: grid of %d blocks, want the evaluator's error %v", n, p, e, got, wantErr)
-		case wantErr == nil && err != nil:
-			t.Fatalf("n %d, per %d, extra %d: %v, want %v", n, p, e, err, want)
-		case wantErr == nil && got != int(max(1, want.Int())):
-			t.Fatalf("n %d, per %d, extra %d: %d blocks, want %d", n, p, e, got, max(1, want.Int()))
-		}
-		if err := buf.Free(); err != nil {
-			t.Fatal(err)
-		}
+	return k
+}
+
+// checkGridSize says how a grid size got (or err) for gridKernel's
+// arguments differs from the evaluator's count.
+func checkGridSize(d runtime.Device, k *ir.Kernel, got int, err error, buf *runtime.Buffer[uint32], p uint32, e int32) string {
+	want, wantErr := runtime.EvaluatedGridSize(d, k, buf, p, e)
+	n := buf.Len()
+	switch {
+	case wantErr != nil && err == nil:
+		return fmt.Sprintf("n %d, per %d, extra %d: grid of %d blocks, want the evaluator's error %v", n, p, e, got, wantErr)
+	case wantErr == nil && err != nil:
+		return fmt.Sprintf("n %d, per %d, extra %d: %v, want %v", n, p, e, err, want)
+	case wantErr == nil && got != int(max(1, want.Int())):
+		return fmt.Sprintf("n %d, per %d, extra %d: %d blocks, want %d", n, p, e, got, max(1, want.Int()))
 	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
@@ -195,9 +196,17 @@ func (s *Sorter) shapeFor(keyBytes, n int) kernels.RadixShape {
 	return kernels.RadixShapeFor(keyBytes, n)
 }
 
-// radixKernel returns the kernel build makes, loading it on first use;
-// key names the kernel and its shape.
-func (s *Sorter) radixKernel(key string, build func() *dsl.Kernel) (runtime.Function, error) {
+// radixKernelKey tells the radix sort's kernels apart: what the kernel
+// does, its key and value types, what its passes carry and its shape.
+type radixKernelKey struct {
+	kind       string
+	key, value ir.Type
+	mode       kernels.RadixValues
+	shape      kernels.RadixShape
+}
+
+// radixKernel returns the kernel build makes, loading it on first use.
+func (s *Sorter) radixKernel(key radixKernelKey, build func() *dsl.Kernel) (runtime.Function, error) {
 	if f, ok := s.radix[key]; ok {
 		return f, nil
 	}
@@ -210,7 +219,7 @@ func (s *Sorter) radixKernel(key string, build func() *dsl.Kernel) (runtime.Func
 		return nil, fmt.Errorf("sorts: loading %s: %w", k.Name, err)
 	}
 	if s.radix == nil {
-		s.radix = map[string]runtime.Function{}
+		s.radix = map[radixKernelKey]runtime.Function{}
 	}
 	s.radix[key] = f
 	return f, nil
@@ -309,7 +318,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	case inPlace:
 		inPlaceWord = kernels.RadixSomeInPlace
 	}
-	histogram, err := s.radixKernel(fmt.Sprintf("histogram %v %d %+v", runtime.TypeOf[K](), j.mode, shape), func() *dsl.Kernel {
+	histogram, err := s.radixKernel(radixKernelKey{kind: "histogram", key: runtime.TypeOf[K](), mode: j.mode, shape: shape}, func() *dsl.Kernel {
 		return kernels.RadixHistogramKernel[K](shape, j.mode)
 	})
 	if err != nil {
@@ -320,7 +329,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		inPlaceWord); err != nil {
 		return err
 	}
-	key := fmt.Sprintf("pass %v %v %d %+v", runtime.TypeOf[K](), runtime.TypeOf[V](), j.mode, shape)
+	key := radixKernelKey{kind: "pass", key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape}
 	pass, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixPassKernel[K, V](shape, j.mode) })
 	if err != nil {
 		return err

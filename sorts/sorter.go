@@ -51,9 +51,9 @@ type Sorter struct {
 	wide   wideStrategy
 	sc     scratch
 	papers papersFns // the papers' sorts' kernels, loaded by the first call of one
-	// radix holds the radix sort's kernels, loaded on first use, by name;
+	// radix holds the radix sort's kernels, loaded on first use;
 	// radixShape, when not zero, replaces the shape of their blocks.
-	radix      map[string]runtime.Function
+	radix      map[radixKernelKey]runtime.Function
 	radixShape kernels.RadixShape
 	// costModel, when not nil, replaces countingLimits.
 	costModel []countingLimit
