@@ -399,22 +399,23 @@ func radixPlanOf(w dsl.U32) radixPlan {
 
 // planPasses returns, computed in thread t, the plan of pass pass (passes
 // for the copy after the last pass) of a sort over bits [begin, end) in
-// passes passes of the given shape, whose keys' order-preserving bits u0
-// are the first key's. Pass q is one-digit when the histogram's count of u0's digit is
-// n. Of the others, which rank, the i-th reads the keys the (i-1)-th
-// wrote (the first reads keysIn) and writes keysOut when as many passes
-// that run follow it as makes the last write keysOut: when the sort is in
-// place, the first must write keysAlt, so that with an odd number of
-// passes that rank, the first one-digit pass runs as a copy to even it
-// out, and with none to run (every pass ranks), a copy from keysAlt to
-// keysOut follows the last pass (pass = passes). A sort whose every pass
-// is one-digit copies keysIn to keysOut in its first pass, unless it is
-// in place (the copy is then of the positions alone, for argsort).
+// passes passes of the given shape, of n keys whose first key's
+// order-preserving bits are u0; count(i) reads word i of the histogram.
+// Pass q is one-digit when its count of u0's digit is n. Of the others,
+// which rank, the i-th reads the keys the (i-1)-th wrote (the first reads
+// keysIn) and writes keysOut when as many passes that run follow it as
+// makes the last write keysOut: when the sort is in place, the first must
+// write keysAlt, so that with an odd number of passes that rank, the first
+// one-digit pass runs as a copy to even it out, and with none to run
+// (every pass ranks), a copy from keysAlt to keysOut follows the last pass
+// (pass = passes). A sort whose every pass is one-digit copies keysIn to
+// keysOut in its first pass, unless it is in place (the copy is then of
+// the positions alone, for argsort).
 func planPasses[U uint32 | uint64](t *dsl.Thread, shape RadixShape, keyBits int, count func(i dsl.U32) dsl.U32, n dsl.U32,
 	u0 dsl.Exp[U], begin, end, passes, pass, inPlace dsl.U32, positions bool) radixPlan {
 	digits := uint32(shape.Digits())
 	one := func(x dsl.Bool) dsl.U32 { return dsl.Select(x, dsl.N(1), dsl.N(0)) }
-	var ranks, skips, firstSkips []dsl.Bool
+	var ranks, firstSkips []dsl.Bool
 	seenSkip := dsl.Lit(false)
 	for q := range shape.Passes(keyBits) {
 		shift := begin.Add(dsl.N(uint32(q * shape.Bits)))
@@ -426,7 +427,6 @@ func planPasses[U uint32 | uint64](t *dsl.Thread, shape RadixShape, keyBits int,
 		at := dsl.Select(valid, dsl.N(uint32(q)*digits).Add(d.Min(dsl.N(digits-1))), dsl.N(0))
 		skip := dsl.Let(t, dsl.Select(valid, count(at).Eq(n), dsl.Lit(false))).Exp
 		ranks = append(ranks, dsl.Let(t, valid.And(skip.Not())).Exp)
-		skips = append(skips, skip)
 		firstSkips = append(firstSkips, dsl.Let(t, skip.And(seenSkip.Not())).Exp)
 		seenSkip = dsl.Let(t, seenSkip.Or(skip)).Exp
 	}
