@@ -564,33 +564,12 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		// sortTile moves the count keys of tile from first to where the
 		// pass puts them, given the pass's row of the histogram.
 		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
-			// The tile's keys in shared memory, read in rows. A pair's
-			// values (an argsort's positions) too, so that they leave in
-			// rank order from shared memory, not gathered from global
-			// memory.
+			// The tile's keys in shared memory, read in rows.
 			keysArr := dsl.Shared[U](b, int(tileLen))
-			var valuesArr dsl.Array[V]
-			var positionsArr dsl.Array[uint32]
-			switch values {
-			case Pairs:
-				valuesArr = dsl.Shared[V](b, int(tileLen))
-			case Positions:
-				positionsArr = dsl.Shared[uint32](b, int(tileLen))
-			}
 			bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
 				arrays.ComputeInto(b, keysArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[U] {
 					return dsl.Select(i.Lt(count), kb.load(src.key(first.Add(i))), dsl.Lit(U(0)))
 				}))
-				switch values {
-				case Pairs:
-					arrays.ComputeInto(b, valuesArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[V] {
-						return dsl.Select(i.Lt(count), src.value(first.Add(i)), dsl.Lit(V(0)))
-					}))
-				case Positions:
-					arrays.ComputeInto(b, positionsArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.U32 {
-						return dsl.Select(i.Lt(count), src.position(first.Add(i)), dsl.N(0))
-					}))
-				}
 			})
 			keys := arrays.FromArray(keysArr)
 			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
@@ -630,10 +609,40 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			}
 			before := published.Prefixes(b, max(shape.Window, 1))
 			// base[d] + j is where the tile's j-th key in digit order goes,
-			// when its digit is d.
-			base := arrays.Compute(b, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
+			// when its digit is d. It takes the array of the first tile's
+			// offsets, read by then, so that the values' array below fits
+			// where the ranking's counters were.
+			base := arrays.ComputeInto(b, global, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
 				return before.At(d).Sub(m.Offsets().At(d))
 			}))
+			// A pair's values (an argsort's positions) are read in rows into
+			// shared memory only now, where the ranking's counters were (they
+			// are not read again), so that they leave in rank order without
+			// a pass with values holding more shared memory than one of keys
+			// and a tile-sized array: CUB's Onesweep, too, reads the values
+			// after it has ranked the keys.
+			var valuesArr dsl.Array[V]
+			var positionsArr dsl.Array[uint32]
+			switch values {
+			case Pairs:
+				valuesArr = dsl.Shared[V](b, int(tileLen))
+			case Positions:
+				positionsArr = dsl.Shared[uint32](b, int(tileLen))
+			}
+			if values != KeysOnly {
+				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
+					switch values {
+					case Pairs:
+						arrays.ComputeInto(b, valuesArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[V] {
+							return dsl.Select(i.Lt(count), src.value(first.Add(i)), dsl.Lit(V(0)))
+						}))
+					case Positions:
+						arrays.ComputeInto(b, positionsArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.U32 {
+							return dsl.Select(i.Lt(count), src.position(first.Add(i)), dsl.N(0))
+						}))
+					}
+				})
+			}
 			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
 				b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
 					u := dsl.Let(t, keyOfRank(j))
