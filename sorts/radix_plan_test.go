@@ -16,24 +16,6 @@ import (
 	"github.com/obsidian-go/obsidian/sorts"
 )
 
-// planKeys returns n keys of 64 bits whose byte q is the same in every
-// key when bit q of constant is set, and random otherwise: the pass of
-// byte q then finds one digit only, and the passes must skip it.
-func planKeys(r *rand.Rand, n int, constant uint8) []uint64 {
-	fixed := r.Uint64()
-	mask := uint64(0)
-	for q := range 8 {
-		if constant&(1<<q) != 0 {
-			mask |= 0xff << (8 * q)
-		}
-	}
-	keys := make([]uint64, n)
-	for i := range keys {
-		keys[i] = fixed&mask | r.Uint64()&^mask
-	}
-	return keys
-}
-
 // TestRadixPlanSkipsOneDigitPasses checks the passes' plan (which passes
 // run, where each reads and writes) against plain Go on the CPU device:
 // keys whose passes find one digit in every pattern of passes (none, some,
@@ -71,7 +53,7 @@ func checkPlanProperty(t *testing.T, s *sorts.Sorter, dev runtime.Device, tests,
 	props.Property("the radix sort with one-digit passes skipped is the stable sort", prop.ForAll(
 		func(constant uint8, wide bool, n int, inPlace int, seed uint64) string {
 			r := rand.New(rand.NewPCG(seed, 31))
-			keys64 := planKeys(r, n, constant)
+			keys64 := proptest.ConstantBytesKeys[uint64](r, n, constant)
 			where := fmt.Sprintf("%d keys, constant bytes %08b, in place %d", n, constant, inPlace)
 			if wide {
 				return checkPlan(s, dev, keys64, inPlace, "64-bit "+where)

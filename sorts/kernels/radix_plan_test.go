@@ -48,17 +48,7 @@ func TestRadixHistogramPlansTheSkippedPasses(t *testing.T) {
 	props.Property("the plans skip the passes of one digit and leave the keys in the output", prop.ForAll(
 		func(constant uint8, n, parts int, inPlace bool, seed uint64) string {
 			r := rand.New(rand.NewPCG(seed, 41))
-			fixed := r.Uint32()
-			mask := uint32(0)
-			for q := range 4 {
-				if constant&(1<<q) != 0 {
-					mask |= 0xff << (8 * q)
-				}
-			}
-			keys := make([]uint32, n)
-			for i := range keys {
-				keys[i] = fixed&mask | r.Uint32()&^mask
-			}
+			keys := proptest.ConstantBytesKeys[uint32](r, n, constant)
 			varies := make([]bool, 4)
 			for q := range varies {
 				for _, key := range keys {
