@@ -368,6 +368,68 @@ func badInputs() []badInput {
 				})
 			})
 		}, "a local array: a thread's own array needs no atomics"},
+		{"held array read by the block", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := dsl.Held[uint32](b, 4)
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) { h.Store(t, dsl.N(0), in.At(i)) })
+				first := dsl.Let(b, h.At(dsl.N(0))) // bad: held array read by the block
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) { out.Store(t, i, first.Exp) })
+			})
+		}, "is used in Block-level code: each thread holds its own elements"},
+		{"held array used in another block body", func() error {
+			k := dsl.NewKernel("bad", 64)
+			in, out := dsl.Input[uint32](k, "input"), dsl.Output[uint32](k, "output")
+			var h dsl.Array[uint32]
+			k.Body(func(g *dsl.Grid) {
+				g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+					h = dsl.Held[uint32](b, 4)
+					b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) { h.Store(t, dsl.N(0), in.At(i)) })
+				})
+				g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+					b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+						out.Store(t, i, h.At(dsl.N(0))) // bad: held array used in another block body
+					})
+				})
+			})
+			_, err := k.Build()
+			return err
+		}, "but it belongs to the one at"},
+		{"atomic on a held array", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := dsl.Held[uint32](b, 4)
+				b.ForAll(dsl.N(64), func(t *dsl.Thread, i dsl.U32) {
+					h.Store(t, dsl.N(0), i)
+					h.Atomic(t, dsl.AtomicAdd, dsl.N(0), i) // bad: atomic on a held array
+				})
+			})
+		}, "a local array: a thread's own array needs no atomics"},
+		{"NewHeld of too many elements per thread", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeld[uint32](b, 33, dsl.N(64)) // bad: NewHeld of too many elements per thread
+				h.Load(b, arrays.FromArray(in))
+			})
+		}, "NewHeld of 33 elements per thread: want 1 to 32"},
+		{"ScatterBy ranks held otherwise", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeld[uint32](b, 4, dsl.N(64))
+				h.Load(b, arrays.FromArray(in))
+				ranks := arrays.NewHeld[uint32](b, 2, dsl.N(64))
+				ranks.Load(b, arrays.FromArray(in))
+				arrays.WriteTo(b, out, h.ScatterBy(ranks)) // bad: ScatterBy ranks held otherwise
+			})
+		}, "ScatterBy of elements held 4 per thread by 64 threads by ranks held 2 per thread by 64"},
+		{"HeldRanks of keys in an array", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				m := arrays.BlockMultisplit(b, 4, arrays.FromArray(in), func(k dsl.U32) dsl.U32 { return k })
+				m.HeldRanks(b) // bad: HeldRanks of keys in an array
+			})
+		}, "HeldRanks of a multisplit of keys in an array"},
+		{"BlockMultisplitHeld of a zero Held", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var h arrays.Held[uint32]
+				arrays.BlockMultisplitHeld(b, 4, h, func(k dsl.U32) dsl.U32 { return k }) // bad: BlockMultisplitHeld of a zero Held
+			})
+		}, "a zero Held (held arrays come from NewHeld)"},
 	}
 }
 

@@ -24,8 +24,8 @@ func collectiveKernels() []*dsl.Kernel {
 		tileKernel(u32Ops[0], 256, 1000, false), tileKernel(u32Ops[5], 128, 512, true),
 		searchKernel[uint32](), searchKernel[int64](), searchKernel[float32](),
 		partitionKernel(128, atBlock), partitionKernel(64, atWarp),
-		multisplitKernel(256, 8, 0), multisplitKernel(256, 8, 4096), tiledMultisplitKernel(1024, 3, 4096, false),
-		tiledMultisplitKernel(256, 8, 4096, true),
+		multisplitKernel(256, 8, 0), multisplitKernel(256, 8, 4096), tiledMultisplitKernel(1024, 3, 4096, fromGlobal),
+		tiledMultisplitKernel(256, 8, 4096, fromShared), tiledMultisplitKernel(512, 8, 9216, fromHeld),
 		levelKernel(u32Ops[0], 64), levelKernel(u32Ops[1], 100), // local and per-warp shared arrays
 		tiledTransposeKernel(7, 13, 64), oddEvenSortKernel(16, 64), seqScanKernel(u32Ops[5], true, true), mapAccumKernel(1),
 		arrays.DeviceScanKernel("deviceScanU32", dsl.U32.Add, dsl.N(0), true),

@@ -65,7 +65,21 @@ type Multisplit struct {
 	// copy of counters that the ranking counts up.
 	partial dsl.Array[uint16]
 	work    dsl.Array[uint32]
-	bad     string // why the multisplit could not be built
+	// held is set for a multisplit of keys the threads hold
+	// (BlockMultisplitHeld), which keeps the partial ranks in registers.
+	held *heldSplit
+	bad  string // why the multisplit could not be built
+}
+
+// heldSplit is what a multisplit of held keys keeps of them.
+type heldSplit struct {
+	each  func(t *dsl.Thread, tid dsl.U32, body func(j int, i dsl.U32, valid dsl.Bool))
+	digit func(j int) dsl.U32 // the digit of the running thread's key in slot j
+	// ranks holds each key's rank among the keys of its digit that its
+	// warp holds (the partial rank), and its rank once HeldRanks has run
+	// (ranked).
+	ranks  Held[uint32]
+	ranked bool
 }
 
 // maxPartialRanks is the longest array whose partial ranks are kept, in
@@ -133,9 +147,7 @@ func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit f
 	} else {
 		m.work = dsl.Shared[uint32](b, size)
 	}
-	b.ForAll(dsl.N(uint32(size)), func(t *dsl.Thread, i dsl.U32) { m.counters.Store(t, i, dsl.N(0)) })
-	b.Sync()
-	b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+	m.countAndScan(b, func(t *dsl.Thread, tid dsl.U32) {
 		m.eachPeers(t, tid, func(t *dsl.Thread, i dsl.U32, valid dsl.Bool, counter, peers, below dsl.U32) {
 			if !m.bounded() {
 				t.If(valid.And(below.Eq(dsl.N(0))), func(t *dsl.Thread) {
@@ -147,10 +159,97 @@ func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit f
 			t.If(valid, func(t *dsl.Thread) { m.partial.Store(t, i, dsl.Cast[uint16](rank)) })
 		})
 	})
+	return m
+}
+
+// countAndScan zeroes m's counters, runs count in every thread of b (tid
+// its index), and scans the counters, digit by digit and warp by warp.
+func (m Multisplit) countAndScan(b *dsl.Block, count func(t *dsl.Thread, tid dsl.U32)) {
+	b.ForAll(dsl.N(uint32((1<<m.bits)*m.stride)), func(t *dsl.Thread, i dsl.U32) { m.counters.Store(t, i, dsl.N(0)) })
+	b.Sync()
+	b.ForAll(dsl.N(uint32(m.threads)), count)
 	b.Sync()
 	ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), FromArray(m.counters)).Run(b, m.counters.Store)
 	b.Sync()
+}
+
+// BlockMultisplitHeld is BlockMultisplit of keys that the block's threads
+// hold (NewHeld), as CUB's BlockRadixRankMatch ranks the keys its threads
+// hold in registers: each warp goes over its slots in order, a tile of 32
+// keys each, and keeps each key's rank within its warp (the partial rank)
+// in a register of its thread, not in shared memory. The ranks are then
+// HeldRanks (held as the keys are, for Held.ScatterBy) or Ranks. The
+// shared memory used is one counter per digit and warp and
+// ScanExclusive's.
+func BlockMultisplitHeld[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], digit func(dsl.Exp[T]) dsl.U32) Multisplit {
+	msg := badBits("BlockMultisplitHeld", bits)
+	if msg == "" {
+		msg = keys.invalid("BlockMultisplitHeld")
+	}
+	if msg == "" && digit == nil {
+		msg = "BlockMultisplitHeld with a nil digit function: give a function of a key to its digit (a U32)"
+	}
+	if msg == "" && keys.threads != b.Threads() {
+		msg = fmt.Sprintf("BlockMultisplitHeld in a block of %d threads of keys held by %d", b.Threads(), keys.threads)
+	}
+	if msg != "" {
+		if b != nil {
+			dsl.Let(b, dsl.Invalid[uint32](msg))
+		}
+		return Multisplit{bad: msg}
+	}
+	threads := b.Threads()
+	mask := dsl.N(1<<bits - 1)
+	m := Multisplit{bits: bits, n: keys.n, threads: threads, stride: threads/ir.WarpSize | 1}
+	m.counters = dsl.Shared[uint32](b, (1<<bits)*m.stride)
+	ranks := Held[uint32]{n: keys.n, per: keys.per, threads: threads, slots: dsl.Held[uint32](b, keys.per)}
+	m.held = &heldSplit{each: keys.each, ranks: ranks,
+		digit: func(j int) dsl.U32 { return digit(keys.Slot(j)).And(mask) }}
+	m.countAndScan(b, func(t *dsl.Thread, tid dsl.U32) {
+		lanesBelow := dsl.Let(t, lanesBelowMask(dsl.LaneOf(tid)))
+		keys.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
+			d := dsl.Let(t, m.held.digit(j))
+			peers := dsl.Let(t, WarpPeers(t, d.Exp, bits).And(dsl.Ballot(t, valid)))
+			below := peers.And(lanesBelow.Exp).PopCount()
+			counter := d.Mul(dsl.N(uint32(m.stride))).Add(dsl.WarpIdx)
+			ranks.slots.Store(t, dsl.N(uint32(j)), countUp(t, m.counters, valid, counter, peers.Exp, below))
+		})
+	})
 	return m
+}
+
+// heldRank returns the rank of the running thread's key in slot j of a
+// multisplit of held keys.
+func (m Multisplit) heldRank(j int) dsl.U32 {
+	if m.held.ranked {
+		return m.held.ranks.Slot(j)
+	}
+	at := m.held.digit(j).Mul(dsl.N(uint32(m.stride))).Add(dsl.WarpIdx)
+	return m.counters.At(at).Add(m.held.ranks.Slot(j))
+}
+
+// HeldRanks returns the rank of each key of a multisplit of held keys,
+// held as the keys are (for Held.ScatterBy): the first call records in b
+// the adding of each key's digit's scanned counter of its warp to its
+// partial rank, in registers; later calls return the same ranks.
+func (m Multisplit) HeldRanks(b *dsl.Block) Held[uint32] {
+	msg := m.invalid("HeldRanks")
+	if msg == "" && m.held == nil {
+		msg = "HeldRanks of a multisplit of keys in an array: BlockMultisplitHeld splits held keys; use Ranks"
+	}
+	if msg != "" {
+		dsl.Let(b, dsl.Invalid[uint32](msg))
+		return Held[uint32]{bad: msg}
+	}
+	if !m.held.ranked {
+		b.ForAll(dsl.N(uint32(m.threads)), func(t *dsl.Thread, tid dsl.U32) {
+			m.held.each(t, tid, func(j int, _ dsl.U32, _ dsl.Bool) {
+				m.held.ranks.slots.Store(t, dsl.N(uint32(j)), m.heldRank(j))
+			})
+		})
+		m.held.ranked = true
+	}
+	return m.held.ranks
 }
 
 // bounded reports whether m keeps partial ranks.
@@ -216,6 +315,15 @@ func (m Multisplit) Ranks() Push[*dsl.Block, uint32] {
 	if msg := m.invalid("Ranks"); msg != "" {
 		bad := dsl.Invalid[uint32](msg)
 		return Push[*dsl.Block, uint32]{n: bad, run: func(b *dsl.Block, _ Writer[uint32]) { dsl.Let(b, bad) }}
+	}
+	if m.held != nil {
+		return Push[*dsl.Block, uint32]{n: m.n, run: func(b *dsl.Block, w Writer[uint32]) {
+			b.ForAll(dsl.N(uint32(m.threads)), func(t *dsl.Thread, tid dsl.U32) {
+				m.held.each(t, tid, func(j int, i dsl.U32, valid dsl.Bool) {
+					t.If(valid, func(t *dsl.Thread) { w(t, i, m.heldRank(j)) })
+				})
+			})
+		}}
 	}
 	if m.bounded() {
 		return ToPush[*dsl.Block](Generate(m.n, func(i dsl.U32) dsl.U32 {

@@ -7,15 +7,27 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/runtime"
 )
 
+// tileSource is where tiledMultisplitKernel's blocks read their keys.
+type tileSource int
+
+const (
+	fromGlobal tileSource = iota // the input, unbounded in length
+	fromShared                   // a copy in shared memory, of a constant bound: partial ranks kept
+	fromHeld                     // the threads' registers (BlockMultisplitHeld)
+)
+
+var tileSourceNames = map[tileSource]string{fromGlobal: "global", fromShared: "shared", fromHeld: "held"}
+
 // tiledMultisplitKernel returns a kernel whose blocks each rank a tile of
-// tile keys of the input (the last tile partial) with BlockMultisplit, as
-// a radix sort pass does: the tile's keys sorted by digit, its Ranks and
-// its Counts, each at the tile's place in the outputs. With inShared the
-// block first loads its tile into shared memory, so that the keys' length
-// has a constant bound (the multisplit keeps partial ranks).
-func tiledMultisplitKernel(threads, bits, tile int, inShared bool) *dsl.Kernel {
+// tile keys of the input (the last tile partial) with BlockMultisplit, or
+// BlockMultisplitHeld from the keys held, as a radix sort pass does: the
+// tile's keys sorted by digit (for held keys, Held.ScatterBy of
+// HeldRanks), its Ranks and its Counts, each at the tile's place in the
+// outputs. tile is a multiple of threads.
+func tiledMultisplitKernel(threads, bits, tile int, source tileSource) *dsl.Kernel {
 	k := dsl.NewKernel("tiledMultisplit", threads)
 	in := dsl.Input[uint32](k, "keys")
 	sorted, ranks, counts := dsl.Output[uint32](k, "sorted"), dsl.Output[uint32](k, "ranks"),
@@ -26,21 +38,47 @@ func tiledMultisplitKernel(threads, bits, tile int, inShared bool) *dsl.Kernel {
 			first := dsl.Let(b, bid.Mul(size))
 			count := size.Min(in.Len().Sub(first.Exp))
 			keys := arrays.Take(count, arrays.Drop(first.Exp, arrays.FromArray(in)))
-			if inShared {
-				keys = arrays.Take(count, arrays.Compute(b, arrays.Generate(size, func(i dsl.U32) dsl.U32 {
-					return dsl.Select(i.Lt(count), in.At(first.Add(i)), dsl.N(0))
-				})))
-			}
-			m := arrays.BlockMultisplit(b, bits, keys, digitOf)
 			at := func(out dsl.Array[uint32], base dsl.U32) arrays.Writer[uint32] {
 				return func(t *dsl.Thread, i dsl.U32, v dsl.U32) { out.Store(t, base.Add(i), v) }
 			}
-			arrays.ScatterByRank(m.Ranks(), keys).Run(b, at(sorted, first.Exp))
+			var m arrays.Multisplit
+			switch source {
+			case fromHeld:
+				held := arrays.NewHeld[uint32](b, tile/threads, count)
+				held.Load(b, keys)
+				m = arrays.BlockMultisplitHeld(b, bits, held, digitOf)
+				held.ScatterBy(m.HeldRanks(b)).Run(b, at(sorted, first.Exp))
+			case fromShared:
+				keys = arrays.Take(count, arrays.Compute(b, arrays.Generate(size, func(i dsl.U32) dsl.U32 {
+					return dsl.Select(i.Lt(count), in.At(first.Add(i)), dsl.N(0))
+				})))
+				fallthrough
+			default:
+				m = arrays.BlockMultisplit(b, bits, keys, digitOf)
+				arrays.ScatterByRank(m.Ranks(), keys).Run(b, at(sorted, first.Exp))
+			}
 			m.Ranks().Run(b, at(ranks, first.Exp))
 			arrays.ToPush[*dsl.Block](m.Counts()).Run(b, at(counts, bid.Mul(digits)))
 		})
 	})
 	return k
+}
+
+// checkTiledMultisplit runs tiledMultisplitKernel on dev and compares it
+// with the stable counting sort of every tile.
+func checkTiledMultisplit(dev runtime.Device, threads, bits, tile int, source tileSource, keys []uint32) string {
+	n := len(keys)
+	tiles := (n + tile - 1) / tile
+	got, err := run(dev, tiledMultisplitKernel(threads, bits, tile, source), keys, n, n, tiles<<bits)
+	if err != nil {
+		return err.Error()
+	}
+	var sorted, ranks, counts []uint32
+	for first := 0; first < n; first += tile {
+		r, s, c, _ := countingSort(keys[first:min(first+tile, n)], bits)
+		sorted, ranks, counts = append(sorted, s...), append(ranks, r...), append(counts, c...)
+	}
+	return differ("sorted", got[0], sorted) + differ("ranks", got[1], ranks) + differ("counts", got[2], counts)
 }
 
 // TestGPUMultisplit compares BlockMultisplit on the GPU with the evaluator
@@ -58,25 +96,13 @@ func TestGPUMultisplit(t *testing.T) {
 			dist := distributions[r.IntN(len(distributions))]
 			keys := digitKeys(r.Uint64(), n, bits, dist)
 			tiles := (n + tile - 1) / tile
-			inShared := (bits+j)%2 == 0 // both ways for every width and length
-			what := fmt.Sprintf("%s, %d keys by %d bits, %d threads, tiles of %d (in shared memory: %v)", dist.name, n, bits,
-				threads, tile, inShared)
-			k := func() *dsl.Kernel { return tiledMultisplitKernel(threads, bits, tile, inShared) }
+			source := tileSource((bits + j) % 3) // every source for most widths and lengths
+			what := fmt.Sprintf("%s, %d keys by %d bits, %d threads, tiles of %d (keys in %s memory)", dist.name, n, bits,
+				threads, tile, tileSourceNames[source])
+			k := func() *dsl.Kernel { return tiledMultisplitKernel(threads, bits, tile, source) }
 			sameOnBoth(t, gpu, k, what, keys, n, n, tiles<<bits)
-			got, err := run(gpu, k(), keys, n, n, tiles<<bits)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			var sorted, ranks, counts []uint32
-			for first := 0; first < n; first += tile {
-				r, s, c, _ := countingSort(keys[first:min(first+tile, n)], bits)
-				sorted, ranks, counts = append(sorted, s...), append(ranks, r...), append(counts, c...)
-			}
-			for _, d := range []string{differ("sorted", got[0], sorted), differ("ranks", got[1], ranks),
-				differ("counts", got[2], counts)} {
-				if d != "" {
-					t.Errorf("%s: %s", what, d)
-				}
+			if d := checkTiledMultisplit(gpu, threads, bits, tile, source, keys); d != "" {
+				t.Errorf("%s: %s", what, d)
 			}
 		}
 	}

@@ -20,6 +20,10 @@ func (v *verifier) kernel() {
 		v.errorf(k.Pos, "kernel %s has %d threads per block; CUDA needs 1 to 1024, and a whole number of "+
 			"warps (a multiple of 32)", k.Name, k.Threads)
 	}
+	if k.MinBlocks < 0 || k.MinBlocks*k.Threads > MaxThreadsPerMultiprocessor {
+		v.errorf(k.Pos, "kernel %s asks for %d blocks of %d threads per multiprocessor; a multiprocessor holds "+
+			"at most %d threads", k.Name, k.MinBlocks, k.Threads, MaxThreadsPerMultiprocessor)
+	}
 	seen := map[string]bool{}
 	for i, p := range k.Params {
 		switch {
@@ -105,6 +109,11 @@ func (v *verifier) constTables(tables []*ir.Array) {
 // array this large is already far slower than shared memory.
 const MaxLocalBytes = 16 << 10
 
+// MaxThreadsPerMultiprocessor is the most threads a multiprocessor holds
+// at once (2048 on every GPU since Maxwell but the RTX ones, which hold
+// fewer and so simply run fewer blocks).
+const MaxThreadsPerMultiprocessor = 2048
+
 func (v *verifier) localArray(a *ir.Array) {
 	if a == nil {
 		v.errorf(v.k.Pos, "kernel %s has a nil local array", v.k.Name)
@@ -167,6 +176,8 @@ func (v *verifier) sharedArray(a *ir.Array) {
 		v.errorf(a.Pos, "shared array %s has no valid element type (%v)", a.Name, a.Elem)
 	case a.Size <= 0:
 		v.errorf(a.Pos, "shared array %s has %d elements; it needs at least one", a.Name, a.Size)
+	case a.Held:
+		v.errorf(a.Pos, "shared array %s is marked Held, which only a local array may be", a.Name)
 	case a.Align != 0:
 		v.errorf(a.Pos, "shared array %s: %v", a.Name, CheckAlign(a.Space, a.Elem, a.Align))
 	}

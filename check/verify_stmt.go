@@ -237,6 +237,10 @@ func (v *verifier) sharedUse(a *ir.Array, pos ir.Pos) {
 			v.bodyUse(a, pos, ownedBy{"warp-private shared array", "warp body", ir.BlockWarps}, v.warpBody)
 		}
 	case ir.Local:
+		if a.Held {
+			v.heldUse(a, pos)
+			return
+		}
 		var body *ir.ForAll
 		if v.level == ir.ThreadLevel {
 			body = v.warp.forAll
@@ -245,6 +249,18 @@ func (v *verifier) sharedUse(a *ir.Array, pos ir.Pos) {
 	default:
 		v.errorf(pos, "array %s is in unknown memory space %d", a.Name, a.Space)
 	}
+}
+
+// heldUse checks a use of a Held local array: in thread code (each
+// thread reaches its own elements, which code of a block or a warp, run
+// alike by all of them, has no one of), inside the block body that owns it.
+func (v *verifier) heldUse(a *ir.Array, pos ir.Pos) {
+	if v.level != ir.ThreadLevel {
+		v.errorf(pos, "held array %s (allocated at %v) is used in %v-level code: each thread holds its own "+
+			"elements, so it is used in the thread body of a ForAll inside its block body", a.Name, a.Pos, v.level)
+		return
+	}
+	v.bodyUse(a, pos, ownedBy{"held array", "block body", ir.GridBlocks}, v.blockBody)
 }
 
 // ownedBy describes the body whose contents an array is, for reports.

@@ -69,7 +69,11 @@ func (p *printer) kernel() {
 			params = append(params, cType(prm.Scalar.T)+" "+prm.Scalar.Name)
 		}
 	}
-	p.line(`extern "C" __global__ void __launch_bounds__(%d) %s(%s) {`, k.Threads, k.Name, strings.Join(params, ", "))
+	bounds := fmt.Sprint(k.Threads)
+	if k.MinBlocks > 0 {
+		bounds += fmt.Sprintf(", %d", k.MinBlocks)
+	}
+	p.line(`extern "C" __global__ void __launch_bounds__(%s) %s(%s) {`, bounds, k.Name, strings.Join(params, ", "))
 	p.depth++
 	for _, prm := range k.Params {
 		if a := prm.Array; a != nil && a.Align > a.Elem.Size() {

@@ -212,6 +212,22 @@ func Local[T Scalar](t *Thread, n int) Array[T] {
 	return allocate[T](t, "Local", &ir.Array{Space: ir.Local, Size: n}, "loc")
 }
 
+// Held allocates an array of n elements of which each thread of the block
+// keeps its own for the whole block body, across its barriers (Block.Sync):
+// the items a CUB thread keeps in registers from a tile's load to its
+// store. It is used in the thread bodies of the block's ForAlls, where
+// each thread reaches its own elements: iteration i of a Block.ForAll runs
+// in thread i mod the block's threads (and lane l of warp w's ForAll in
+// thread 32w + l), so an element a thread stores in one ForAll is the
+// one it reads in the next. It stays in registers when every index into it
+// is a constant of the program (a Go loop, or a loop the compiler unrolls);
+// otherwise it lives in CUDA's local memory. An n below 1, or one of more
+// than check.MaxLocalBytes bytes, is an error, as is a use in the code of
+// the block itself, outside any thread body.
+func Held[T Scalar](b *Block, n int) Array[T] {
+	return allocate[T](b, "Held", &ir.Array{Space: ir.Local, Held: true, Size: n}, "held")
+}
+
 // allocate records a, an array of memory that the kernel allocates (not a
 // parameter), for what through p, naming it after hint; a gives its space
 // and size.

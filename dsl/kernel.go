@@ -77,6 +77,21 @@ func (k *Kernel) Threads() int {
 	return k.ir.Threads
 }
 
+// MinBlocks asks the compiler to keep the kernel's registers few enough
+// for n of its blocks to run at once on each multiprocessor (CUDA's
+// __launch_bounds__ minimum): a kernel whose threads hold many values in
+// registers (dsl.Held) may otherwise take so many that fewer blocks fit,
+// leaving the multiprocessor too few warps to hide memory's latency. The
+// compiler may then keep some values in local memory instead. n below 0,
+// or more blocks than a multiprocessor holds threads for, is an error
+// reported by Build.
+func (k *Kernel) MinBlocks(n int) {
+	if k == nil {
+		return
+	}
+	k.ir.MinBlocks = n
+}
+
 func (k *Kernel) errorf(pos ir.Pos, format string, args ...any) {
 	k.errs = append(k.errs, ir.Errorf(pos, format, args...))
 }

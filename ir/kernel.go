@@ -72,6 +72,12 @@ type Array struct {
 	// warps: an index into it is into the region of the warp that uses it,
 	// so that the warps of a block never see each other's elements.
 	PerWarp bool
+	// Held marks a local array that each thread keeps for the whole body
+	// of the block that allocates it, across the block's barriers, as
+	// CUB's threads keep their items in registers: it may be used in every
+	// thread body of that block body, where each thread reaches its own
+	// Size elements.
+	Held bool
 	// Align is, for a global array parameter, the number of bytes (a power
 	// of two from the element's size to MaxAlign) that the address of its
 	// first element is a multiple of, as its declaration promises: a launch
@@ -127,9 +133,14 @@ func (p Param) Name() string {
 type Kernel struct {
 	Name    string
 	Threads int // threads per block
-	Params  []Param
-	Shared  []*Array
-	Locals  []*Array // the local arrays, each thread's own
+	// MinBlocks, when not 0, is the number of blocks of the kernel that
+	// each multiprocessor must be able to hold at once: the compiler keeps
+	// the kernel's registers few enough for them (CUDA's second argument
+	// of __launch_bounds__).
+	MinBlocks int
+	Params    []Param
+	Shared    []*Array
+	Locals    []*Array // the local arrays, each thread's own
 	// Constants holds the constant tables, in the order they were
 	// declared.
 	Constants []*Array

@@ -11,14 +11,13 @@ func (s *Sorter) SetWide(window int, warpOccurs bool, warpReconstructWords int) 
 	s.wide = wideStrategy{window: window, warpOccurs: warpOccurs, warpReconstructWords: warpReconstructWords}
 }
 
-// SetRadixShape makes the radix sort's passes run in blocks of threads
-// threads of perThread keys, with digits of bits bits and look-back
-// windows of window tiles, so that the tests reach many tiles with few
-// keys; zero values restore the default.
-func (s *Sorter) SetRadixShape(threads, perThread, bits, window int) {
+// SetRadixShape makes the radix sort's passes run with the given shape,
+// so that the tests reach many tiles with few keys; the zero shape
+// restores the default.
+func (s *Sorter) SetRadixShape(shape kernels.RadixShape) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.radixShape = kernels.RadixShape{Threads: threads, PerThread: perThread, Bits: bits, Window: window}
+	s.radixShape = shape
 }
 
 // SetCountingAbove makes the cost model pick counting sort for more than

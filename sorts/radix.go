@@ -188,12 +188,12 @@ type radixJob[K Key, V Value] struct {
 }
 
 // shapeFor returns the shape of the Sorter's radix sort of n keys of
-// keyBytes bytes.
-func (s *Sorter) shapeFor(keyBytes, n int) kernels.RadixShape {
+// keyBytes bytes with values of valueBytes bytes (0 for none).
+func (s *Sorter) shapeFor(keyBytes, valueBytes, n int) kernels.RadixShape {
 	if s.radixShape != (kernels.RadixShape{}) {
 		return s.radixShape
 	}
-	return kernels.RadixShapeFor(keyBytes, n)
+	return kernels.RadixShapeFor(keyBytes, valueBytes, n)
 }
 
 // radixKernelKey tells the radix sort's kernels apart: what the kernel
@@ -258,7 +258,14 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if n == 0 {
 		return nil
 	}
-	shape := s.shapeFor(runtime.TypeOf[K]().Size(), n)
+	valueBytes := 0
+	switch j.mode {
+	case kernels.Pairs:
+		valueBytes = runtime.TypeOf[V]().Size()
+	case kernels.Positions:
+		valueBytes = 4
+	}
+	shape := s.shapeFor(runtime.TypeOf[K]().Size(), valueBytes, n)
 	passes := shape.Passes(j.end - j.begin)
 	digits, tiles := shape.Digits(), ceilDiv(n, shape.Tile())
 	statusLen := uint64(tiles) * uint64(digits)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // fuzzRadix is the Sorter FuzzRadixSort shares between its inputs: tiles
@@ -37,7 +38,7 @@ func FuzzRadixSort(f *testing.F) {
 		fuzzRadix.once.Do(func() {
 			fuzzRadix.dev = runtime.CPU()
 			if fuzzRadix.s, fuzzRadix.err = sorts.New(fuzzRadix.dev); fuzzRadix.err == nil {
-				fuzzRadix.s.SetRadixShape(64, 2, 8, 3)
+				fuzzRadix.s.SetRadixShape(kernels.RadixShape{Threads: 64, PerThread: 2, Bits: 8, Window: 3})
 			}
 		})
 		if fuzzRadix.err != nil {

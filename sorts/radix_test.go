@@ -29,7 +29,7 @@ func smallTiles(t *testing.T) (*sorts.Sorter, runtime.Device) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	s.SetRadixShape(64, 2, 8, 3)
+	s.SetRadixShape(kernels.RadixShape{Threads: 64, PerThread: 2, Bits: 8, Window: 3})
 	return s, dev
 }
 
@@ -54,7 +54,7 @@ func radixSorted[K sorts.Key](s *sorts.Sorter, dev runtime.Device, keys []K, opt
 
 // checkSorted returns what differs between got and keys sorted by
 // slices.Sort, or "".
-func checkSorted(what string, got, keys []uint32) string {
+func checkSorted[K uint32 | uint64](what string, got, keys []K) string {
 	want := slices.Clone(keys)
 	slices.Sort(want)
 	if len(got) != len(want) {
@@ -141,11 +141,11 @@ func TestRadixSortDefaultTile(t *testing.T) {
 		}
 	}
 	for _, n := range []int{1 << 16, 1<<30 + 1} {
-		shape := kernels.RadixShapeFor(4, n)
-		s.SetRadixShape(shape.Threads, shape.PerThread, shape.Bits, shape.Window)
+		shape := kernels.RadixShapeFor(4, 0, n)
+		s.SetRadixShape(shape)
 		sortRandom(2*shape.Tile() + 100)
 	}
-	s.SetRadixShape(0, 0, 0, 0)
+	s.SetRadixShape(kernels.RadixShape{})
 	if testing.Short() {
 		return
 	}

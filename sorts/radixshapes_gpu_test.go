@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 var radixShapes = flag.Bool("radixshapes", false,
@@ -18,28 +20,40 @@ var radixShapes = flag.Bool("radixshapes", false,
 // threads, keys per thread, digit bits, look-back window. The first is the
 // default; CUB's Onesweep takes 384 threads of 20 keys for 8-bit digits on
 // this GPU.
-var radixShapeCandidates = [][4]int{
-	{256, 16, 8, 4}, {256, 16, 8, 0}, {256, 16, 8, 2}, {256, 16, 8, 8}, {256, 16, 8, 16},
-	{256, 8, 8, 0}, {256, 24, 8, 0}, {256, 32, 8, 0}, {128, 32, 8, 0}, {384, 12, 8, 0}, {384, 16, 8, 0},
-	{384, 20, 8, 0}, {384, 20, 8, 8}, {512, 8, 8, 0}, {512, 12, 8, 0}, {512, 16, 8, 0}, {256, 16, 7, 0},
-	{256, 16, 6, 0},
+var radixShapeCandidates = [][5]int{
+	{512, 16, 8, 4, 2}, {384, 20, 8, 4, 2}, {512, 20, 8, 4, 2}, {512, 24, 8, 4, 2}, {512, 18, 8, 4, 2},
+	{512, 16, 8, 2, 2}, {640, 16, 8, 4, 2}, {768, 12, 8, 4, 2}, {768, 16, 8, 4, 2}, {1024, 8, 8, 4, 2},
+	{1024, 12, 8, 4, 1}, {256, 16, 8, 4, 3},
 }
 
 // radixPairsShapeCandidates are the shapes TestGPURadixShapes times for
 // pairs of uint32 keys and values at 2^25 keys: a pass with values holds
 // three tile-sized arrays in shared memory, so that smaller tiles let more
 // blocks share a multiprocessor.
-var radixPairsShapeCandidates = [][4]int{
-	{256, 16, 8, 4}, {256, 12, 8, 4}, {256, 10, 8, 4}, {256, 8, 8, 4}, {384, 8, 8, 4}, {512, 8, 8, 4}, {512, 6, 8, 4},
-	{128, 16, 8, 4},
+var radixPairsShapeCandidates = [][5]int{
+	{384, 20, 8, 4, 2}, {512, 16, 8, 4, 2}, {512, 20, 8, 4, 2}, {448, 16, 8, 4, 2}, {640, 16, 8, 4, 2},
+	{768, 12, 8, 4, 2}, {512, 12, 8, 4, 2},
+}
+
+// radixWideShapeCandidates are the shapes TestGPURadixShapes times for
+// uint64 keys at 2^25 keys.
+var radixWideShapeCandidates = [][5]int{
+	{384, 12, 8, 4, 2}, {384, 14, 8, 4, 2}, {384, 16, 8, 4, 2}, {512, 12, 8, 4, 2}, {512, 10, 8, 4, 2},
+	{256, 16, 8, 4, 3}, {448, 12, 8, 4, 2}, {640, 10, 8, 4, 2}, {512, 16, 8, 4, 2},
 }
 
 // radixSmallShapeCandidates are the shapes TestGPURadixShapes times at
 // 2^16, 2^17, 2^18 and 2^20 keys, where a pass has few tiles of the default shape
 // (16 at 2^16 keys) and smaller tiles give the GPU more blocks.
-var radixSmallShapeCandidates = [][4]int{
-	{256, 16, 8, 0}, {256, 8, 8, 0}, {256, 4, 8, 0}, {128, 16, 8, 0}, {128, 8, 8, 0}, {128, 4, 8, 0},
-	{512, 4, 8, 0}, {512, 8, 8, 0}, {64, 16, 8, 0},
+var radixSmallShapeCandidates = [][5]int{
+	{512, 8, 8, 0, 2}, {512, 8, 8, 4, 2}, {512, 16, 8, 4, 2}, {256, 16, 8, 4, 3}, {512, 4, 8, 0, 2},
+	{256, 8, 8, 0, 0}, {384, 8, 8, 0, 2}, {256, 8, 8, 0, 4},
+}
+
+// shapeOf returns the radix shape of a candidate: threads, keys per
+// thread, digit bits, look-back window, blocks per multiprocessor.
+func shapeOf(c [5]int) kernels.RadixShape {
+	return kernels.RadixShape{Threads: c[0], PerThread: c[1], Bits: c[2], Window: c[3], MinBlocks: c[4]}
 }
 
 // TestGPURadixShapes times, on the GPU and only with -radixshapes, the
@@ -48,7 +62,7 @@ var radixSmallShapeCandidates = [][4]int{
 // 2^16, 2^17, 2^18 and 2^20 keys, and SortPairs of 2^25 keys with uint32
 // values with each of radixPairsShapeCandidates, each result first checked
 // against Go. It logs one line per size and shape, "radix|pairs <n> keys
-// shape <threads>x<keys>/<bits>/window<w> median_ms <ms>"; it asserts
+// shape <threads>x<keys>/<bits>/window<w>/blocks<b> median_ms <ms>"; it asserts
 // nothing of the times.
 func TestGPURadixShapes(t *testing.T) {
 	if !*radixShapes {
@@ -66,7 +80,7 @@ func TestGPURadixShapes(t *testing.T) {
 	tm := newTimer(t, g)
 	for _, size := range []struct {
 		n      int
-		shapes [][4]int
+		shapes [][5]int
 	}{{1 << 16, radixSmallShapeCandidates}, {1 << 17, radixSmallShapeCandidates}, {1 << 18, radixSmallShapeCandidates},
 		{1 << 20, radixSmallShapeCandidates}, {1 << 25, radixShapeCandidates}} {
 		keys := make([]uint32, size.n)
@@ -76,13 +90,18 @@ func TestGPURadixShapes(t *testing.T) {
 		timeRadixShapes(t, g, s, tm, keys, size.shapes)
 		if size.n == 1<<25 {
 			timePairsShapes(t, g, s, tm, keys, radixPairsShapeCandidates)
+			wide := make([]uint64, size.n)
+			for i := range wide {
+				wide[i] = r.Uint64()
+			}
+			timeRadixShapes(t, g, s, tm, wide, radixWideShapeCandidates)
 		}
 	}
 }
 
 // timePairsShapes checks and times SortPairs of keys with their positions
 // as values with each of shapes.
-func timePairsShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []uint32, shapes [][4]int) {
+func timePairsShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []uint32, shapes [][5]int) {
 	values := make([]uint32, len(keys))
 	for i := range values {
 		values[i] = uint32(i)
@@ -105,7 +124,7 @@ func timePairsShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, 
 	}
 	in, vin, out, vout := buffer(keys), buffer(values), buffer(make([]uint32, len(keys))), buffer(make([]uint32, len(keys)))
 	for _, c := range shapes {
-		s.SetRadixShape(c[0], c[1], c[2], c[3])
+		s.SetRadixShape(shapeOf(c))
 		run := func() error { return sorts.SortPairs(s, out, vout, in, vin) }
 		if err := run(); err != nil {
 			t.Fatalf("pairs, shape %v: %v", c, err)
@@ -117,26 +136,26 @@ func timePairsShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, 
 		if !slices.Equal(got, want) {
 			t.Fatalf("pairs, shape %v: the values are not those of a stable sort by key", c)
 		}
-		t.Logf("pairs %d keys shape %dx%d/%d/window%d median_ms %.4f", len(keys), c[0], c[1], c[2], c[3], tm.median(t, run))
+		t.Logf("pairs %d keys shape %dx%d/%d/window%d/blocks%d median_ms %.4f", len(keys), c[0], c[1], c[2], c[3], c[4], tm.median(t, run))
 	}
 }
 
 // timeRadixShapes checks and times RadixSort of keys with each of shapes.
-func timeRadixShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []uint32, shapes [][4]int) {
+func timeRadixShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []K, shapes [][5]int) {
 	in, err := runtime.FromSlice(g, keys)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer in.Free()
-	out, err := runtime.Alloc[uint32](g, len(keys))
+	out, err := runtime.Alloc[K](g, len(keys))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Free()
 	for _, c := range shapes {
-		s.SetRadixShape(c[0], c[1], c[2], c[3])
+		s.SetRadixShape(shapeOf(c))
 		run := func() error { return sorts.RadixSort(s, out, in) }
-		if err := out.Fill(0xFFFFFFFF); err != nil {
+		if err := out.Fill(^K(0)); err != nil {
 			t.Fatal(err)
 		}
 		if err := run(); err != nil {
@@ -149,6 +168,7 @@ func timeRadixShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, 
 		if msg := checkSorted("RadixSort", got, keys); msg != "" {
 			t.Fatalf("%d keys, shape %v: %s", len(keys), c, msg)
 		}
-		t.Logf("radix %d keys shape %dx%d/%d/window%d median_ms %.4f", len(keys), c[0], c[1], c[2], c[3], tm.median(t, run))
+		t.Logf("radix %d keys of %d bits shape %dx%d/%d/window%d/blocks%d median_ms %.4f", len(keys), 8*unsafe.Sizeof(K(0)),
+			c[0], c[1], c[2], c[3], c[4], tm.median(t, run))
 	}
 }

@@ -29,11 +29,11 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 	ks := []*dsl.Kernel{kernels.GlobalHistogramWarpKernel(),
 		kernels.GlobalOccursWarpKernel(), kernels.BlockSortKernel[uint32]("blockSort32", 8, nil, nil),
 		kernels.BlockSortPairsKernel[uint64, float64]("blockSortPairs64", 4, nil, nil)}
-	windowed := kernels.RadixShapeFor(4, 1<<20)
+	windowed := kernels.RadixShapeFor(4, 4, 1<<25)
 	windowed.Window = 8
-	ks = append(ks, kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 1<<20), kernels.KeysOnly),
-		kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 1<<16), kernels.Pairs),
-		kernels.RadixPassKernel[float64, int32](kernels.RadixShapeFor(8, 1<<20), kernels.Pairs),
+	ks = append(ks, kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 0, 1<<25), kernels.KeysOnly),
+		kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 4, 1<<16), kernels.Pairs),
+		kernels.RadixPassKernel[float64, int32](kernels.RadixShapeFor(8, 4, 1<<20), kernels.Pairs),
 		kernels.RadixPassKernel[int32, uint32](windowed, kernels.Positions), kernels.RadixHistogramKernel[uint64](windowed, kernels.Pairs))
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)

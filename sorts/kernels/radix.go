@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/check"
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/ir"
 )
@@ -67,6 +68,11 @@ type RadixShape struct {
 	// once (arrays.LookBackWindow), up to arrays.MaxLookBackWindow; 0
 	// reads one at a time.
 	Window int
+	// MinBlocks is the number of blocks of a pass that each multiprocessor
+	// must be able to hold at once (dsl.Kernel.MinBlocks), which bounds the
+	// registers the threads hold their keys and values in; 0 leaves them
+	// to the compiler.
+	MinBlocks int
 }
 
 // Tile returns the number of keys of a tile: Threads × PerThread.
@@ -89,37 +95,51 @@ func (sh RadixShape) Check() error {
 		return fmt.Errorf("radix shape: digits of %d bits, want 1 to %d", sh.Bits, arrays.MaxDigitBits)
 	case sh.Window < 0 || sh.Window > arrays.MaxLookBackWindow:
 		return fmt.Errorf("radix shape: a look-back window of %d tiles, want 0 to %d", sh.Window, arrays.MaxLookBackWindow)
+	case sh.MinBlocks < 0 || sh.MinBlocks*sh.Threads > check.MaxThreadsPerMultiprocessor:
+		return fmt.Errorf("radix shape: %d blocks of %d threads per multiprocessor, want 0 to %d threads", sh.MinBlocks,
+			sh.Threads, check.MaxThreadsPerMultiprocessor)
 	}
 	return nil
 }
 
 // RadixShapeFor returns the shape the radix sort uses for n keys of
-// keyBytes bytes: the first of radixShapes for keys of that size and up to
-// that many keys; otherwise 256 threads of 16 keys of 32 bits, or of 8
-// keys of 64 bits (32 KiB of keys in shared memory), 8-bit digits, and a
-// look-back that reads the words of 4 tiles at once. Measured on an H200
-// (2^25 keys of 32 bits over their 32 bits, the walk back after the keys
-// have moved to their ranks): windows of 2 and 4 tiles take 1.079 and
-// 1.073 ms against 1.126 ms for one tile at a time, 8 tiles 1.152 ms.
-func RadixShapeFor(keyBytes, n int) RadixShape {
+// keyBytes bytes with values of valueBytes bytes (0 for keys alone, 4 for
+// an argsort's positions): the first row of radixShapes that takes them.
+func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 	for _, r := range radixShapes {
-		if r.keyBytes == keyBytes && n <= r.upTo {
+		if r.keyBytes == keyBytes && valueBytes <= r.valueBytes && (r.upTo == 0 || n <= r.upTo) {
 			return r.shape
 		}
 	}
-	return RadixShape{Threads: 256, PerThread: 64 / keyBytes, Bits: RadixBits, Window: 4}
+	return radixShapes[len(radixShapes)-1].shape // unreachable: the last row takes any keys
 }
 
-// radixShapes are the shapes of the small sorts, where the passes' tiles
-// are few and smaller ones give the GPU more blocks. Measured on an H200
-// (32-bit keys over 32 bits): at 2^16 keys tiles of 2048 keys (512
-// threads of 4) take 0.056 ms against 0.070 ms for the default's 4096; at
-// 2^20 keys they are slower (0.132 ms against 0.106 ms).
+// radixShapes are the radix pass's shapes by the size of the keys, of the
+// values (at most valueBytes) and the number of keys (up to upTo; 0: any).
+// The threads hold their keys, ranks and values in registers, so that the
+// wider they are the fewer each thread holds; every shape asks for two
+// blocks of 512 threads per multiprocessor (64 K registers: 64 each).
+// Measured on an H200 (TestGPURadixShapes, 2^25 random keys over their
+// bits, host included): uint32 keys 512×18 0.871 ms, 512×16 0.888, 384×20
+// 0.922, 256×16 (three blocks) 0.969, 512×24 1.152 (spilling); pairs of
+// uint32 keys and values 512×16 1.126, 384×20 1.164, 512×20 1.556; uint64
+// keys 512×12 2.191, 384×16 2.219, 512×16 2.564, 256×16 (three blocks)
+// 2.626. Small sorts take smaller tiles, which give the GPU more blocks:
+// 2^16 keys 256×8 0.048 ms against 0.059 for 512×16; 2^20 keys 512×8
+// 0.074 against 0.078. The rows for 64-bit values and 64-bit keys with
+// values were not measured: they hold fewer keys per thread, to leave
+// registers to the values.
 var radixShapes = []struct {
-	keyBytes, upTo int
-	shape          RadixShape
+	keyBytes, valueBytes, upTo int
+	shape                      RadixShape
 }{
-	{keyBytes: 4, upTo: 1 << 16, shape: RadixShape{Threads: 512, PerThread: 4, Bits: RadixBits}},
+	{keyBytes: 4, valueBytes: 8, upTo: 1 << 16, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits}},
+	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 16, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 }
 
 // RadixHistogramParts is the most blocks RadixHistogramKernel is launched
@@ -523,6 +543,9 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		name += "_positions"
 	}
 	k := dsl.NewKernel(name, threads)
+	if shape.Check() == nil {
+		k.MinBlocks(shape.MinBlocks)
+	}
 	keysIn := dsl.Input[K](k, "keysIn")
 	keysOut := dsl.InOut[K](k, "keysOut")
 	keysAlt := dsl.InOut[K](k, "keysAlt")
@@ -564,16 +587,14 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		// sortTile moves the count keys of tile from first to where the
 		// pass puts them, given the pass's row of the histogram.
 		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
-			// The tile's keys in shared memory, read in rows.
-			keysArr := dsl.Shared[U](b, int(tileLen))
+			// The tile's keys, held in the threads' registers until they
+			// move to their ranks.
+			keys := arrays.NewHeld[U](b, shape.PerThread, count)
 			bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
-				arrays.ComputeInto(b, keysArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[U] {
-					return dsl.Select(i.Lt(count), kb.load(src.key(first.Add(i))), dsl.Lit(U(0)))
-				}))
+				keys.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[U] { return kb.load(src.key(first.Add(i))) }))
 			})
-			keys := arrays.FromArray(keysArr)
 			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
-			m := arrays.BlockMultisplit(b, shape.Bits, arrays.Take(count, keys), digitOf)
+			m := arrays.BlockMultisplitHeld(b, shape.Bits, keys, digitOf)
 			// The first tile finds each digit's global offset (the exclusive
 			// scan of the pass's row of the histogram) and seeds the
 			// look-back with it, so that every tile's look-back gives the
@@ -591,68 +612,48 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			// so the walks are shorter.
 			published := arrays.LookBackPublish(b, dsl.U32.Add, dsl.N(0), arrays.FromArray(global), status, epoch, tile,
 				m.Counts())
-			// Keys alone move to their ranks in shared memory (sorted[r] is
-			// the key of rank r); with values, only the index of the key of
-			// rank r does (from[r]), and the key and value of rank r are
-			// read through it, so that a pass with values holds one
-			// tile-sized array besides the keys and values, not two.
-			var sorted dsl.Array[U]
-			var from dsl.Array[uint32]
-			keyOfRank := func(j dsl.U32) dsl.Exp[U] { return sorted.At(j) }
-			if values == KeysOnly {
-				sorted = dsl.Shared[U](b, int(tileLen))
-				arrays.ScatterByRank(m.Ranks(), keys).Run(b, sorted.Store)
-			} else {
-				from = dsl.Shared[uint32](b, int(tileLen))
-				arrays.ScatterByRank(m.Ranks(), arrays.Generate(count, func(i dsl.U32) dsl.U32 { return i })).Run(b, from.Store)
-				keyOfRank = func(j dsl.U32) dsl.Exp[U] { return keys.At(from.At(j)) }
+			// The keys move to their ranks in shared memory (sorted[r] is
+			// the key of rank r); a pair's values (an argsort's positions)
+			// are read into registers only now, as CUB's Onesweep reads
+			// them after ranking the keys, and follow to the same ranks.
+			ranks := m.HeldRanks(b)
+			sorted := dsl.Shared[U](b, int(tileLen))
+			keys.ScatterBy(ranks).Run(b, sorted.Store)
+			var sortedValues dsl.Array[V]
+			var sortedPositions dsl.Array[uint32]
+			switch values {
+			case Pairs:
+				held := arrays.NewHeld[V](b, shape.PerThread, count)
+				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
+					held.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[V] { return src.value(first.Add(i)) }))
+				})
+				sortedValues = dsl.Shared[V](b, int(tileLen))
+				held.ScatterBy(ranks).Run(b, sortedValues.Store)
+			case Positions:
+				held := arrays.NewHeld[uint32](b, shape.PerThread, count)
+				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
+					held.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.U32 { return src.position(first.Add(i)) }))
+				})
+				sortedPositions = dsl.Shared[uint32](b, int(tileLen))
+				held.ScatterBy(ranks).Run(b, sortedPositions.Store)
 			}
 			before := published.Prefixes(b, max(shape.Window, 1))
 			// base[d] + j is where the tile's j-th key in digit order goes,
 			// when its digit is d. It takes the array of the first tile's
-			// offsets, read by then, so that the values' array below fits
-			// where the ranking's counters were.
+			// offsets, read by then.
 			base := arrays.ComputeInto(b, global, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
 				return before.At(d).Sub(m.Offsets().At(d))
 			}))
-			// A pair's values (an argsort's positions) are read in rows into
-			// shared memory only now, where the ranking's counters were (they
-			// are not read again), so that they leave in rank order without
-			// a pass with values holding more shared memory than one of keys
-			// and a tile-sized array: CUB's Onesweep, too, reads the values
-			// after it has ranked the keys.
-			var valuesArr dsl.Array[V]
-			var positionsArr dsl.Array[uint32]
-			switch values {
-			case Pairs:
-				valuesArr = dsl.Shared[V](b, int(tileLen))
-			case Positions:
-				positionsArr = dsl.Shared[uint32](b, int(tileLen))
-			}
-			if values != KeysOnly {
-				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
-					switch values {
-					case Pairs:
-						arrays.ComputeInto(b, valuesArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.Exp[V] {
-							return dsl.Select(i.Lt(count), src.value(first.Add(i)), dsl.Lit(V(0)))
-						}))
-					case Positions:
-						arrays.ComputeInto(b, positionsArr, arrays.Generate(dsl.N(tileLen), func(i dsl.U32) dsl.U32 {
-							return dsl.Select(i.Lt(count), src.position(first.Add(i)), dsl.N(0))
-						}))
-					}
-				})
-			}
 			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
 				b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
-					u := dsl.Let(t, keyOfRank(j))
+					u := dsl.Let(t, sorted.At(j))
 					at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
 					dst.keys.Store(t, at.Exp, kb.store(u.Exp))
 					switch values {
 					case Pairs:
-						dst.values.Store(t, at.Exp, valuesArr.At(from.At(j)))
+						dst.values.Store(t, at.Exp, sortedValues.At(j))
 					case Positions:
-						dst.positions.Store(t, at.Exp, positionsArr.At(from.At(j)))
+						dst.positions.Store(t, at.Exp, sortedPositions.At(j))
 					}
 				})
 			})

@@ -12,7 +12,7 @@ import (
 // radixKernels returns the radix sort's kernels for keys of type K with
 // values of every type, in the default shape for K.
 func radixKernels[K kernels.Key]() []*dsl.Kernel {
-	shape := kernels.RadixShapeFor(dsl.TypeOf[K]().Size(), 1<<20)
+	shape := kernels.RadixShapeFor(dsl.TypeOf[K]().Size(), 0, 1<<20)
 	return []*dsl.Kernel{kernels.RadixHistogramKernel[K](shape, kernels.KeysOnly),
 		kernels.RadixHistogramKernel[K](shape, kernels.Positions),
 		kernels.RadixPassKernel[K, uint32](shape, kernels.KeysOnly), kernels.RadixPassKernel[K, uint32](shape, kernels.Positions),
@@ -82,22 +82,32 @@ func TestUniqueKernelsBuild(t *testing.T) {
 }
 
 // TestRadixShapesForEverySize checks that the shape RadixShapeFor gives
-// keys of 4 and 8 bytes is valid for any count of keys, on either side of
-// each count where it changes, and that its pass kernels build.
+// keys of 4 and 8 bytes, alone or with values of 4 or 8 bytes, is valid
+// for any count of keys, on either side of each count where it changes,
+// and that its pass kernels build.
 func TestRadixShapesForEverySize(t *testing.T) {
 	for _, keyBytes := range []int{4, 8} {
-		for _, n := range []int{0, 1, 2048, 1 << 16, 1<<16 + 1, 1 << 20, math.MaxUint32} {
-			shape := kernels.RadixShapeFor(keyBytes, n)
-			if err := shape.Check(); err != nil {
-				t.Errorf("%d keys of %d bytes: %v", n, keyBytes, err)
-				continue
-			}
-			k := kernels.RadixPassKernel[uint32, uint64](shape, kernels.Pairs)
-			if keyBytes == 8 {
-				k = kernels.RadixPassKernel[uint64, uint64](shape, kernels.Pairs)
-			}
-			if _, err := k.Build(); err != nil {
-				t.Errorf("%d keys of %d bytes, shape %+v: %v", n, keyBytes, shape, err)
+		for _, valueBytes := range []int{0, 4, 8} {
+			for _, n := range []int{0, 1, 2048, 1 << 16, 1<<16 + 1, 1 << 20, 1<<20 + 1, math.MaxUint32} {
+				shape := kernels.RadixShapeFor(keyBytes, valueBytes, n)
+				if err := shape.Check(); err != nil {
+					t.Errorf("%d keys of %d bytes, values of %d: %v", n, keyBytes, valueBytes, err)
+					continue
+				}
+				var k *dsl.Kernel
+				switch {
+				case keyBytes == 4 && valueBytes == 0:
+					k = kernels.RadixPassKernel[uint32, uint32](shape, kernels.KeysOnly)
+				case keyBytes == 4:
+					k = kernels.RadixPassKernel[uint32, uint64](shape, kernels.Pairs)
+				case valueBytes == 0:
+					k = kernels.RadixPassKernel[uint64, uint64](shape, kernels.KeysOnly)
+				default:
+					k = kernels.RadixPassKernel[uint64, uint64](shape, kernels.Pairs)
+				}
+				if _, err := k.Build(); err != nil {
+					t.Errorf("%d keys of %d bytes, values of %d, shape %+v: %v", n, keyBytes, valueBytes, shape, err)
+				}
 			}
 		}
 	}

@@ -1,0 +1,130 @@
+package arrays
+
+import (
+	"fmt"
+
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// Held is an array of a block that its threads hold in registers
+// (dsl.Held) from a tile's load to its scatter, across the block's
+// barriers, as CUB's threads hold their items: up to threads × per
+// elements, per in each thread, dealt warp-striped. Warp w holds elements
+// [32·per·w, 32·per·(w+1)), its lane l element 32·per·w + 32j + l in slot
+// j: each slot of a warp is a tile of 32 consecutive elements, so that
+// loading or storing a slot is one coalesced access, and a warp's slots
+// in order are its elements in order, as a stable multisplit needs them
+// (BlockMultisplitHeld).
+type Held[T dsl.Scalar] struct {
+	n            dsl.U32
+	per, threads int
+	slots        dsl.Array[T]
+	bad          string // why the array could not be made
+}
+
+// NewHeld allocates in b an array of n elements that b's threads hold,
+// per each (1 to UnrollLimit: a slot is a register, every access to it
+// written out), n at most b's threads × per (clamped to it). Load fills
+// it.
+func NewHeld[T dsl.Scalar](b *dsl.Block, per int, n dsl.U32) Held[T] {
+	bad := ""
+	switch {
+	case b == nil || b.Threads() == 0:
+		bad = "NewHeld on a nil builder (*dsl.Block)"
+	case per < 1 || per > UnrollLimit:
+		bad = fmt.Sprintf("NewHeld of %d elements per thread: want 1 to %d", per, UnrollLimit)
+	}
+	if bad != "" {
+		if b != nil {
+			dsl.Let(b, dsl.Invalid[uint32](bad))
+		}
+		return Held[T]{bad: bad}
+	}
+	threads := b.Threads()
+	return Held[T]{n: dsl.Let(b, n.Min(dsl.N(uint32(threads*per)))).Exp, per: per, threads: threads,
+		slots: dsl.Held[T](b, per)}
+}
+
+// Len returns the number of elements held.
+func (h Held[T]) Len() dsl.U32 { return h.n }
+
+// invalid returns the error a use of h for what reports, or "".
+func (h Held[T]) invalid(what string) string {
+	switch {
+	case h.bad != "":
+		return what + " of a failed " + h.bad
+	case h.threads == 0:
+		return what + " of a zero Held (held arrays come from NewHeld)"
+	}
+	return ""
+}
+
+// Load records in b the load of the held elements from a: each thread
+// reads its slots' elements of a, those below Len and a's length (a slot
+// past them holds zero), slot by slot, every read written out so that the
+// compiler keeps them in flight together.
+func (h Held[T]) Load(b *dsl.Block, a Pull[T]) {
+	if msg := h.invalid("Load"); msg != "" {
+		dsl.Let(b, dsl.Invalid[uint32](msg))
+		return
+	}
+	b.ForAll(dsl.N(uint32(h.threads)), func(t *dsl.Thread, tid dsl.U32) {
+		n := dsl.Let(t, h.n.Min(a.Len()))
+		h.each(t, tid, func(j int, i dsl.U32, _ dsl.Bool) {
+			h.slots.Store(t, dsl.N(uint32(j)), dsl.Select(i.Lt(n.Exp), a.At(i), zero[T]()))
+		})
+	})
+}
+
+// each runs body in thread tid of a ForAll over the block's threads for
+// each of its slots j, in order: i is the slot's element and valid whether
+// it is below Len. Every lane of a warp runs every slot, so body may
+// ballot and shuffle.
+func (h Held[T]) each(t *dsl.Thread, tid dsl.U32, body func(j int, i dsl.U32, valid dsl.Bool)) {
+	first := dsl.Let(t, dsl.WarpOf(tid).Mul(dsl.N(uint32(ir.WarpSize*h.per))).Add(dsl.LaneOf(tid)))
+	for j := range h.per {
+		i := dsl.Let(t, first.Add(dsl.N(uint32(j*ir.WarpSize))))
+		body(j, i.Exp, i.Lt(h.n))
+	}
+}
+
+// Slot returns the element in slot j (0 to per-1) of the thread that runs
+// the code, in a thread body of the block's ForAlls (iteration i of a
+// Block.ForAll runs in thread i mod the block's threads): element
+// 32·per·w + 32j + l of the array for lane l of warp w, when below Len.
+func (h Held[T]) Slot(j int) dsl.Exp[T] {
+	if msg := h.invalid("Slot"); msg != "" {
+		return dsl.Invalid[T](msg)
+	}
+	if j < 0 || j >= h.per {
+		return dsl.Invalid[T](fmt.Sprintf("Slot %d of elements held %d per thread", j, h.per))
+	}
+	return h.slots.At(dsl.N(uint32(j)))
+}
+
+// ScatterBy returns the array that puts each held element at the index
+// that ranks holds for it (a permutation of 0..Len-1, as
+// Multisplit.HeldRanks gives): a Push array of the block, each thread
+// writing its own elements. ranks must be dealt as h is.
+func (h Held[T]) ScatterBy(ranks Held[uint32]) Push[*dsl.Block, T] {
+	msg := h.invalid("ScatterBy")
+	if msg == "" {
+		msg = ranks.invalid("ScatterBy's ranks")
+	}
+	if msg == "" && (ranks.per != h.per || ranks.threads != h.threads) {
+		msg = fmt.Sprintf("ScatterBy of elements held %d per thread by %d threads by ranks held %d per thread by %d",
+			h.per, h.threads, ranks.per, ranks.threads)
+	}
+	if msg != "" {
+		bad := dsl.Invalid[uint32](msg)
+		return Push[*dsl.Block, T]{n: bad, run: func(b *dsl.Block, _ Writer[T]) { dsl.Let(b, bad) }}
+	}
+	return Push[*dsl.Block, T]{n: h.n, run: func(b *dsl.Block, w Writer[T]) {
+		b.ForAll(dsl.N(uint32(h.threads)), func(t *dsl.Thread, tid dsl.U32) {
+			h.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
+				t.If(valid, func(t *dsl.Thread) { w(t, ranks.Slot(j), h.Slot(j)) })
+			})
+		})
+	}}
+}

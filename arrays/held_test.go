@@ -1,0 +1,143 @@
+package arrays_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/proptest"
+	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// heldKernel returns a kernel whose blocks each hold a tile of per keys per
+// thread of the input (the last tile partial) across a barrier, then write
+// it out twice: each element at its own place through ScatterBy of the
+// identity ranks, and, in a ForAll over twice the block's threads, the
+// first slot of each thread (Slot 0) read by iterations i and i + threads
+// (both run by thread i), plus the iteration.
+func heldKernel(threads, per int) *dsl.Kernel {
+	k := dsl.NewKernel("held", threads)
+	in := dsl.Input[uint32](k, "input")
+	same, twice := dsl.Output[uint32](k, "same"), dsl.Output[uint32](k, "twice")
+	tile := dsl.N(uint32(threads * per))
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.CeilDiv(in.Len(), tile), func(b *dsl.Block, bid dsl.U32) {
+			first := dsl.Let(b, bid.Mul(tile))
+			count := tile.Min(in.Len().Sub(first.Exp))
+			keys := arrays.NewHeld[uint32](b, per, count)
+			keys.Load(b, arrays.Drop(first.Exp, arrays.FromArray(in)))
+			positions := arrays.NewHeld[uint32](b, per, count)
+			positions.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.U32 { return i }))
+			b.Sync()
+			keys.ScatterBy(positions).Run(b, func(t *dsl.Thread, i dsl.U32, v dsl.U32) { same.Store(t, first.Add(i), v) })
+			// Slot 0 of thread i is element 32·per·warp + lane.
+			b.ForAll(dsl.N(uint32(2*threads)), func(t *dsl.Thread, i dsl.U32) {
+				at := dsl.Let(t, bid.Mul(dsl.N(uint32(2*threads))).Add(i))
+				t.If(at.Lt(twice.Len()), func(t *dsl.Thread) { twice.Store(t, at.Exp, keys.Slot(0).Add(i)) })
+			})
+		})
+	})
+	return k
+}
+
+// heldWant returns what heldKernel writes for in.
+func heldWant(threads, per int, in []uint32) (same, twice []uint32) {
+	tile := threads * per
+	tiles := (len(in) + tile - 1) / tile
+	twice = make([]uint32, 2*threads*tiles)
+	for b := range tiles {
+		for i := range 2 * threads {
+			tid := i % threads
+			at := b*tile + tid/ir.WarpSize*ir.WarpSize*per + tid%ir.WarpSize
+			v := uint32(0)
+			if at < len(in) {
+				v = in[at]
+			}
+			twice[b*2*threads+i] = v + uint32(i)
+		}
+	}
+	return in, twice
+}
+
+// TestHeldKeepsEachThreadsSlots checks that held elements stay with their
+// threads across a barrier, dealt warp-striped, with partial last tiles.
+func TestHeldKeepsEachThreadsSlots(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []struct{ threads, per, n int }{{32, 1, 32}, {64, 3, 100}, {96, 5, 1000}, {256, 16, 4096 + 17}} {
+		in := make([]uint32, c.n)
+		for i := range in {
+			in[i] = r.Uint32()
+		}
+		tiles := (c.n + c.threads*c.per - 1) / (c.threads * c.per)
+		got, err := run(runtime.CPU(), heldKernel(c.threads, c.per), in, c.n, 2*c.threads*tiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same, twice := heldWant(c.threads, c.per, in)
+		if d := differ("same", got[0], same) + differ("twice", got[1], twice); d != "" {
+			t.Errorf("%d threads of %d, %d elements: %s", c.threads, c.per, c.n, d)
+		}
+	}
+}
+
+// TestMultisplitHeldEqualsCountingSort checks BlockMultisplitHeld (its
+// HeldRanks through Held.ScatterBy, its Ranks and Counts) against the
+// stable counting sort of every tile, for digits of 1 to 8 bits drawn
+// from every distribution, blocks of 1 to 8 warps of 1 to 24 keys per
+// thread, and one to three tiles, the last partial.
+func TestMultisplitHeldEqualsCountingSort(t *testing.T) {
+	dev := runtime.CPU()
+	props := gopter.NewProperties(proptest.Parameters(t, 25))
+	props.Property("the multisplit of held keys equals the stable counting sort of each tile", prop.ForAll(
+		func(warps, per, tiles, extra, bits, dist int, seed uint64) string {
+			threads, d := warps*ir.WarpSize, distributions[dist]
+			tile := threads * per
+			n := (tiles-1)*tile + 1 + extra%tile
+			msg := checkTiledMultisplit(dev, threads, bits, tile, fromHeld, digitKeys(seed, n, bits, d))
+			if msg != "" {
+				return fmt.Sprintf("%s, %d keys, %d threads of %d: %s", d.name, n, threads, per, msg)
+			}
+			return ""
+		},
+		gen.IntRange(1, 8), gen.IntRange(1, 24), gen.IntRange(1, 3), gen.IntRange(0, 1<<13),
+		gen.IntRange(1, arrays.MaxDigitBits), gen.IntRange(0, len(distributions)-1), gen.UInt64()))
+	props.TestingRun(t)
+}
+
+// TestGPUHeld compares heldKernel and the multisplit of held keys on the
+// GPU with the evaluator and with Go, on fresh random keys.
+func TestGPUHeld(t *testing.T) {
+	gpu := openGPU(t)
+	r := rand.New(rand.NewPCG(freshSeed(t), 13))
+	for _, c := range []struct{ threads, per int }{{32, 1}, {128, 7}, {512, 18}, {1024, 4}} {
+		n := 1 + r.IntN(4*c.threads*c.per)
+		in := make([]uint32, n)
+		for i := range in {
+			in[i] = r.Uint32()
+		}
+		tiles := (n + c.threads*c.per - 1) / (c.threads * c.per)
+		what := fmt.Sprintf("held, %d threads of %d, %d elements", c.threads, c.per, n)
+		k := func() *dsl.Kernel { return heldKernel(c.threads, c.per) }
+		sameOnBoth(t, gpu, k, what, in, n, 2*c.threads*tiles)
+		got, err := run(gpu, k(), in, n, 2*c.threads*tiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same, twice := heldWant(c.threads, c.per, in)
+		if d := differ("same", got[0], same) + differ("twice", got[1], twice); d != "" {
+			t.Errorf("%s: %s", what, d)
+		}
+		bits := 1 + r.IntN(arrays.MaxDigitBits)
+		keys := digitKeys(r.Uint64(), n, bits, distributions[r.IntN(len(distributions))])
+		if d := checkTiledMultisplit(gpu, c.threads, bits, c.threads*c.per, fromHeld, keys); d != "" {
+			t.Errorf("multisplit of %s by %d bits: %s", what, bits, d)
+		}
+	}
+}
