@@ -20,6 +20,20 @@ func TestPrintSignatureAndHeader(t *testing.T) {
 	}
 }
 
+// TestPrintMinBlocks checks that a kernel's MinBlocks reaches the
+// compiler as __launch_bounds__'s second argument, and that the
+// verifier rejects more blocks than a multiprocessor holds.
+func TestPrintMinBlocks(t *testing.T) {
+	k := gridCopy("copy", ir.Uint32, func(x ir.Expr) ir.Expr { return x })
+	k.MinBlocks = 3
+	src, _ := mustCUDA(t, k)
+	contains(t, src, `extern "C" __global__ void __launch_bounds__(256, 3) copy(`)
+	k.MinBlocks = 9
+	if _, _, err := CUDA(k); err == nil || !strings.Contains(err.Error(), "asks for 9 blocks of 256 threads") {
+		t.Errorf("MinBlocks 9 of 256 threads: got %v, want an error", err)
+	}
+}
+
 func TestPrintGridThreadsIsAGridStrideLoop(t *testing.T) {
 	src, _ := mustCUDA(t, gridCopy("copy", ir.Uint32, func(x ir.Expr) ir.Expr { return x }))
 	contains(t, src,

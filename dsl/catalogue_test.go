@@ -96,6 +96,13 @@ func badInputs() []badInput {
 	var nilKernel *dsl.Kernel
 	var zero dsl.Array[uint32]
 	return []badInput{
+		{"MinBlocks beyond a multiprocessor", func() error {
+			k := dsl.NewKernel("bad", 512)
+			k.MinBlocks(5) // bad: MinBlocks beyond a multiprocessor
+			out := dsl.Output[uint32](k, "output")
+			k.Body(func(g *dsl.Grid) { g.ForAll(out.Len(), func(t *dsl.Thread, i dsl.U32) { out.Store(t, i, i) }) })
+			return built(k)
+		}, "MinBlocks(5) of a kernel of 512 threads per block: a multiprocessor holds at most 2048 threads"},
 		// Structure: barriers and levels.
 		{"barrier under a thread-dependent branch", func() error {
 			return blockStep(func(b *dsl.Block, in, out dsl.Array[uint32]) {

@@ -83,10 +83,15 @@ func (k *Kernel) Threads() int {
 // registers (dsl.Held) may otherwise take so many that fewer blocks fit,
 // leaving the multiprocessor too few warps to hide memory's latency. The
 // compiler may then keep some values in local memory instead. n below 0,
-// or more blocks than a multiprocessor holds threads for, is an error
-// reported by Build.
+// or more blocks than a multiprocessor holds threads for, is an error at
+// the line that calls it.
 func (k *Kernel) MinBlocks(n int) {
 	if k == nil {
+		return
+	}
+	if n < 0 || n*k.ir.Threads > check.MaxThreadsPerMultiprocessor {
+		k.errorf(callerPos(), "MinBlocks(%d) of a kernel of %d threads per block: a multiprocessor holds at most %d "+
+			"threads", n, k.ir.Threads, check.MaxThreadsPerMultiprocessor)
 		return
 	}
 	k.ir.MinBlocks = n
