@@ -528,6 +528,11 @@ func byDestination[K Key, V Value](b *dsl.Block, plan radixPlan, out, alt radixD
 	b.IfElse(plan.toOut, func(b *dsl.Block) { f(b, out) }, func(b *dsl.Block) { f(b, alt) })
 }
 
+// paddedWriter writes element r of a tile at BankPadded(r) of a.
+func paddedWriter[T dsl.Scalar](a dsl.Array[T]) arrays.Writer[T] {
+	return func(t *dsl.Thread, r dsl.U32, v dsl.Exp[T]) { a.Store(t, arrays.BankPadded(r), v) }
+}
+
 // radixPass is RadixPassKernel with U the bits of K.
 func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
 	kb := bitsOf[K, U]()
@@ -612,13 +617,17 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			// so the walks are shorter.
 			published := arrays.LookBackPublish(b, dsl.U32.Add, dsl.N(0), arrays.FromArray(global), status, epoch, tile,
 				m.Counts())
-			// The keys move to their ranks in shared memory (sorted[r] is
-			// the key of rank r); a pair's values (an argsort's positions)
+			// The keys move to their ranks in shared memory (the key of rank
+			// r at BankPadded(r)); a pair's values (an argsort's positions)
 			// are read into registers only now, as CUB's Onesweep reads
 			// them after ranking the keys, and follow to the same ranks.
+			// The padding keeps the lanes of a warp in different banks when
+			// their ranks are 32 apart, as they are for sorted keys in a tile
+			// that holds 32 keys of each digit.
 			ranks := m.HeldRanks(b)
-			sorted := dsl.Shared[U](b, int(tileLen))
-			keys.ScatterBy(ranks).Run(b, sorted.Store)
+			padded := int(tileLen + tileLen/ir.WarpSize)
+			sorted := dsl.Shared[U](b, padded)
+			keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
 			var sortedValues dsl.Array[V]
 			var sortedPositions dsl.Array[uint32]
 			switch values {
@@ -627,15 +636,15 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
 					held.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[V] { return src.value(first.Add(i)) }))
 				})
-				sortedValues = dsl.Shared[V](b, int(tileLen))
-				held.ScatterBy(ranks).Run(b, sortedValues.Store)
+				sortedValues = dsl.Shared[V](b, padded)
+				held.ScatterBy(ranks).Run(b, paddedWriter(sortedValues))
 			case Positions:
 				held := arrays.NewHeld[uint32](b, shape.PerThread, count)
 				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
 					held.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.U32 { return src.position(first.Add(i)) }))
 				})
-				sortedPositions = dsl.Shared[uint32](b, int(tileLen))
-				held.ScatterBy(ranks).Run(b, sortedPositions.Store)
+				sortedPositions = dsl.Shared[uint32](b, padded)
+				held.ScatterBy(ranks).Run(b, paddedWriter(sortedPositions))
 			}
 			before := published.Prefixes(b, max(shape.Window, 1))
 			// base[d] + j is where the tile's j-th key in digit order goes,
@@ -646,14 +655,15 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			}))
 			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
 				b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
-					u := dsl.Let(t, sorted.At(j))
+					slot := dsl.Let(t, arrays.BankPadded(j))
+					u := dsl.Let(t, sorted.At(slot.Exp))
 					at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
 					dst.keys.Store(t, at.Exp, kb.store(u.Exp))
 					switch values {
 					case Pairs:
-						dst.values.Store(t, at.Exp, sortedValues.At(j))
+						dst.values.Store(t, at.Exp, sortedValues.At(slot.Exp))
 					case Positions:
-						dst.positions.Store(t, at.Exp, sortedPositions.At(j))
+						dst.positions.Store(t, at.Exp, sortedPositions.At(slot.Exp))
 					}
 				})
 			})
