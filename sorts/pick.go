@@ -38,7 +38,7 @@ type countingLimit struct {
 var countingLimits = []countingLimit{
 	{keys: 1 << 16},
 	{keys: 1 << 20, above: 1 << 16, upTo: 1 << 23},
-	{keys: 1 << 25, upTo: 1 << 25},
+	{keys: 1 << 25, upTo: 1 << 23},
 }
 
 // pick returns the algorithm the cost model predicts fastest for n keys

@@ -75,8 +75,8 @@ func TestCostModelTable(t *testing.T) {
 		{1, 1 << 32, "block"}, {2048, 1 << 32, "block"}, {2049, 16, "radix"}, {1 << 16, 1 << 20, "radix"},
 		{1<<16 + 1, 1 << 16, "radix"}, {1<<16 + 1, 1<<16 + 1, "counting"}, {1 << 20, 1 << 23, "counting"},
 		{1 << 20, 1<<23 + 1, "radix"}, {1<<20 + 1, 16, "counting"}, {1 << 25, 1 << 16, "counting"},
-		{1 << 25, 1 << 30, "radix"}, {1 << 30, sorts.MaxBins + 1, "radix"}, {1 << 25, 1 << 25, "counting"},
-		{1 << 27, 1<<25 + 1, "radix"}, {1 << 27, 1 << 25, "counting"},
+		{1 << 25, 1 << 30, "radix"}, {1 << 30, sorts.MaxBins + 1, "radix"}, {1 << 25, 1 << 23, "counting"},
+		{1 << 25, 1<<23 + 1, "radix"}, {1 << 27, 1<<23 + 1, "radix"}, {1 << 27, 1 << 23, "counting"},
 	} {
 		if got := s.Picked(c.n, c.bins); got != c.want {
 			t.Errorf("%d keys in %d values: picked %s, want %s", c.n, c.bins, got, c.want)
