@@ -49,6 +49,14 @@
 // the digits' Counts and Offsets. ScatterByRank moves the elements (or the
 // values of key-value pairs) to the ranks either gives.
 //
+// Held is a block's tile that its threads hold in registers (dsl.Held),
+// dealt warp-striped (each slot of a warp 32 consecutive elements), across
+// the block's barriers: NewHeld and Load fill it with coalesced reads,
+// BlockMultisplitHeld ranks held keys keeping each key's rank within its
+// warp in a register (HeldRanks gives the ranks, held alike), and
+// ScatterBy writes each held element at its rank. This is how CUB's radix
+// sort keeps its keys: one trip through shared memory instead of three.
+//
 // Pairs is an array of pairs of two scalar types, as Obsidian's Pull
 // arrays of tuples: Zip and Unzip convert, MapPairs, IxMapPairs,
 // EvensPairs and OddsPairs transform, and ComputePairs writes both halves

@@ -24,7 +24,10 @@
 //
 // Memory a kernel allocates belongs to a level: Shared arrays to a block,
 // WarpShared arrays to each warp (every warp its own region), Local arrays
-// to each thread. A ConstTable is a table of constants given as Go data,
+// to each thread, and Held arrays to each thread of a block for the whole
+// block body, across its barriers (the items a CUB thread keeps in
+// registers from a tile's load to its store; Kernel.MinBlocks bounds the
+// registers they may take). A ConstTable is a table of constants given as Go data,
 // read-only, held in CUDA's constant memory (a lookup table, a
 // permutation), which belongs to the whole kernel and is no parameter.
 //

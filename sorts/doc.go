@@ -69,45 +69,41 @@
 // range found first) pick the algorithm by a cost model over the number of
 // keys n and the number of values of their range: up to
 // kernels.BlockSortMaxKeys keys, the single-block sort (one launch); up to
-// 2^16 keys, the radix sort; up to 2^20 keys, counting sort for ranges of
-// more than 2^16 and up to 2^23 values; beyond, counting sort for ranges of
-// up to 2^25 values; the radix sort otherwise. The limits are the table
-// countingLimits, from these medians (milliseconds) of cmd/obsbench on an
-// H200 in one run, counting sort against the radix sort told the range's
-// bits, uniform keys unless said:
+// 2^20 keys, the radix sort; up to 2^25 keys, counting sort for ranges of
+// up to 2^23 values; beyond, counting sort for ranges of up to 2^24 values;
+// the radix sort otherwise. The limits are the table countingLimits, from
+// these medians (milliseconds) of cmd/obsbench on an H200 in one run
+// (docs/bench/radix.csv), counting sort against the radix sort told the
+// range's bits, uniform keys unless said:
 //
 //	keys     range  counting  radix
-//	2^16     2^8    0.061     0.046
-//	2^16     2^12   0.049     0.047
-//	2^16     2^16   0.088     0.055
-//	2^16     2^24   0.279     0.058
-//	1000003  2^8    0.062     0.051
-//	1000003  10^6   0.060     0.082  (unique keys: 1000003 values)
-//	2^20     2^8    0.046     0.054
-//	2^20     2^16   0.142     0.068
-//	2^20     2^20   0.077     0.093
-//	2^20     2^22   0.072     0.086
-//	2^20     2^24   0.175     0.083
-//	2^25     2^8    0.222     0.408
-//	2^25     2^16   0.290     0.712
-//	2^25     2^24   0.739     1.027
-//	2^25     2^25   1.014     1.356  (unique keys)
+//	2^16     2^8    0.051     0.023
+//	2^16     2^16   0.078     0.044
+//	2^16     2^24   0.270     0.039
+//	1000003  2^8    0.046     0.032
+//	1000003  2^16   0.236     0.048
+//	1000003  2^23   0.104     0.057
+//	2^20     2^8    0.063     0.035
+//	2^20     2^20   0.087     0.060
+//	2^20     2^24   0.172     0.060
+//	2^25     2^8    0.189     0.283
+//	2^25     2^16   0.274     0.488
+//	2^25     2^23   0.543     0.674
+//	2^25     2^24   0.710     0.678
+//	2^25     2^25   0.989     0.869  (unique keys)
+//	2^25     2^25   0.486     0.826  (sorted keys)
+//	2^27     2^24   2.215     2.525
+//	2^27     2^27   7.536     3.218  (unique keys)
 //
-// Up to 2^16 keys the radix sort, which reads nothing back to the host,
-// was as fast or faster for every range. Around 2^20 keys counting sort
-// won by 15-20 % for ranges of 2^17 to 2^23 values, lost for 2^14 (by
-// 14 %), 2^16 and 2^24 values (by half), and for ranges of 2^4 to 2^12
-// the two were within the runs' spread, each ahead at one of 2^20 and
-// 1000003 keys. At 2^25 keys counting sort won for every range measured;
-// ranges wider than those measured go to the radix sort, whose cost does
-// not grow with the range. The radix column predates the faster pass of
-// docs/performance.md (about a fifth faster at 2^25 keys, 0.073 ms for
-// 2^20 unique keys); the limits have not been measured again since. A
-// later run (docs/bench/radix.csv, after the radix sort began to skip
-// passes of one digit and launches to keep their grid size) found the
-// radix sort as fast as counting sort or faster at 2^20 keys for ranges of
-// 2^8, 2^16, 2^20 and 2^24 values, so that the limits of that row want
-// measuring again.
+// Up to 2^20 keys the radix sort, which reads nothing back to the host,
+// was faster for every range measured (T4 to T24, sorted, reversed and
+// unique keys), by 1.3 to 6 times. At 2^25 keys counting sort won up to
+// 2^23 values and lost at 2^24 (by 5 %); for 2^25 values it won on sorted
+// keys and lost on unique ones, and the table takes the radix sort there,
+// whose worst case is the smaller. At 2^27 keys it won at 2^24 values.
+// Between 2^20 and 2^25 keys the crossover was not measured: the table
+// takes the 2^25 row. Ranges wider than those measured go to the radix
+// sort, whose cost does not grow with the range.
 //
 // # The papers' sorts
 //

@@ -28,17 +28,16 @@ type countingLimit struct {
 // countingLimits is the cost model's table, from the medians of cmd/obsbench
 // on an H200 (counting sort against the radix sort told the range's bits;
 // uniform keys of ranges 2^4..2^24, all keys equal, sorted and unique keys;
-// 2^16, 1000003, 2^20 and 2^25 keys; see the package documentation): rows
-// in increasing keys; past the last row, the last row's ranges. Up to 2^16
-// keys the radix sort, which reads nothing back, was as fast or faster for
-// every range; up to 2^20 keys counting sort was faster only for ranges of
-// 2^17 to 2^23 values, by about 15 %; at 2^25 keys it was faster for every
-// range measured (up to 2^25 values). Wider ranges go to the radix sort,
-// whose cost does not grow with the range.
+// 2^16, 1000003, 2^20, 2^25 and 2^27 keys; see the package documentation):
+// rows in increasing keys; past the last row, the last row's ranges. Up to
+// 2^20 keys the radix sort, which reads nothing back, was faster for every
+// range; at 2^25 keys counting sort was faster up to 2^23 values and at
+// 2^27 keys up to 2^24. Wider ranges go to the radix sort, whose cost does
+// not grow with the range.
 var countingLimits = []countingLimit{
-	{keys: 1 << 16},
-	{keys: 1 << 20, above: 1 << 16, upTo: 1 << 23},
+	{keys: 1 << 20},
 	{keys: 1 << 25, upTo: 1 << 23},
+	{keys: 1 << 27, upTo: 1 << 24},
 }
 
 // pick returns the algorithm the cost model predicts fastest for n keys

@@ -58,7 +58,7 @@ func TestSortKeysPicksEveryAlgorithm(t *testing.T) {
 }
 
 // TestCostModelTable checks the cost model's choices at its table's edges:
-// the block sort for few keys, the radix sort up to 2^16 keys, counting
+// the block sort for few keys, the radix sort up to 2^20 keys, counting
 // sort inside each row's ranges, the radix sort outside them and for
 // ranges past MaxBins whatever the number of keys.
 func TestCostModelTable(t *testing.T) {
@@ -73,10 +73,10 @@ func TestCostModelTable(t *testing.T) {
 		want string
 	}{
 		{1, 1 << 32, "block"}, {2048, 1 << 32, "block"}, {2049, 16, "radix"}, {1 << 16, 1 << 20, "radix"},
-		{1<<16 + 1, 1 << 16, "radix"}, {1<<16 + 1, 1<<16 + 1, "counting"}, {1 << 20, 1 << 23, "counting"},
-		{1 << 20, 1<<23 + 1, "radix"}, {1<<20 + 1, 16, "counting"}, {1 << 25, 1 << 16, "counting"},
-		{1 << 25, 1 << 30, "radix"}, {1 << 30, sorts.MaxBins + 1, "radix"}, {1 << 25, 1 << 23, "counting"},
-		{1 << 25, 1<<23 + 1, "radix"}, {1 << 27, 1<<23 + 1, "radix"}, {1 << 27, 1 << 23, "counting"},
+		{1<<16 + 1, 1 << 16, "radix"}, {1 << 20, 1 << 23, "radix"}, {1 << 20, 16, "radix"},
+		{1<<20 + 1, 16, "counting"}, {1 << 25, 1 << 16, "counting"}, {1 << 25, 1 << 30, "radix"},
+		{1 << 30, sorts.MaxBins + 1, "radix"}, {1 << 25, 1 << 23, "counting"}, {1 << 25, 1<<23 + 1, "radix"},
+		{1 << 27, 1 << 24, "counting"}, {1 << 27, 1<<24 + 1, "radix"}, {1 << 28, 1 << 24, "counting"},
 	} {
 		if got := s.Picked(c.n, c.bins); got != c.want {
 			t.Errorf("%d keys in %d values: picked %s, want %s", c.n, c.bins, got, c.want)

@@ -19,12 +19,15 @@ import (
 // shared memory and adds its counts to the global table with one atomic
 // per digit and pass. Each pass is then one launch of RadixPassKernel: a
 // block takes a tile of keys (BlockTile: block i takes tile i, as the
-// blocks start in index order), loads it into shared memory, ranks its keys by digit
-// (BlockMultisplit: the stable multisplit of the tile) and publishes its
+// blocks start in index order), which its threads load into registers
+// (arrays.Held, as CUB's threads hold their items), ranks its keys by
+// digit (BlockMultisplitHeld: the stable multisplit of the tile, each
+// key's rank within its warp kept in a register) and publishes its
 // digits' counts for the look-back (LookBackPublish, one thread per
 // digit); the first tile publishes them raised by the pass's global offset
 // of each digit (ScanExclusive of the pass's row of the histogram). The
-// keys then move to their ranks in shared memory, and only then does the
+// keys then move to their ranks in shared memory (a pair's values, read
+// into registers only then, follow), and only then does the
 // block look back over the tiles before it for the count of each digit
 // there (Prefixes, in the same launch), which gives each digit's place in
 // the whole output: meanwhile more of those tiles have published their
