@@ -304,8 +304,10 @@ func (m Multisplit) invalid(method string) string {
 // Ranks returns, at index i, the rank of element i in the stable sort of
 // the keys by digit (where ScatterByRank puts it), as a Push array of the
 // block, to run in the block body given to BlockMultisplit. With partial
-// ranks kept, element i's rank is its digit's scanned counter of the warp
-// that held it plus its partial rank. Otherwise each run copies the
+// ranks kept (in shared memory, or for held keys in the registers of the
+// thread that holds each key, which writes its keys' ranks), element i's
+// rank is its digit's scanned counter of the warp that held it plus its
+// partial rank. Otherwise each run copies the
 // counters (between two barriers) and goes over the keys' tiles again: the
 // lowest lane with a digit in a tile adds their number to its warp's copy
 // of the digit's counter with a shared atomic, whose old value it shuffles
