@@ -96,3 +96,45 @@ func ExampleBlockMultisplit() {
 	// [1 3 1 3 0 2 0 0 0 0 0 0 0 0 0 2] <nil>
 	// [0 1 4 5 8 8 10 10 10 10 10 10 10 10 10 10] <nil>
 }
+
+// The same pass with the keys held in the threads' registers, as a radix
+// sort pass holds them (CUB's threads hold their items): NewHeld and Load
+// deal 64 threads 2 keys each (slot j of lane l of warp w is key
+// 64w + 32j + l), BlockMultisplitHeld ranks them with each key's rank
+// within its warp kept in a register, and ScatterBy writes each key at its
+// rank, straight to the output.
+func ExampleBlockMultisplitHeld() {
+	const bits, n = 4, 12
+	k := dsl.NewKernel("heldPass", 64)
+	in := dsl.Input[uint32](k, "in")
+	out := dsl.Output[uint32](k, "out")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			keys := arrays.NewHeld[uint32](b, 2, dsl.N(n))
+			keys.Load(b, arrays.FromArray(in))
+			m := arrays.BlockMultisplitHeld(b, bits, keys, func(k dsl.U32) dsl.U32 { return k }) // the low 4 bits count
+			arrays.WriteTo(b, out, keys.ScatterBy(m.HeldRanks(b)))
+		})
+	})
+	kernel, err := k.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dev := runtime.CPU()
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	inb, _ := runtime.FromSlice(dev, []uint32{0x13, 0x21, 0x05, 0x33, 0x11, 0x4f, 0x02, 0x55, 0x61, 0x7f, 0x83, 0x90})
+	outb, _ := runtime.Alloc[uint32](dev, n)
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, inb, outb); err != nil {
+		fmt.Println(err)
+		return
+	}
+	sorted, _ := outb.ToSlice()
+	fmt.Printf("%#x\n", sorted)
+	// Output:
+	// [0x90 0x21 0x11 0x61 0x2 0x13 0x33 0x83 0x5 0x55 0x4f 0x7f]
+}
