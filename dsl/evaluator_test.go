@@ -72,6 +72,38 @@ func TestEvaluatorCatchesWrongPrograms(t *testing.T) {
 				})
 			})
 		}, 1024, 4, "out of bounds (length 32)"},
+		{"held array read before this block wrote it", func() *dsl.Kernel {
+			// Thread 255 never writes its held element, and reads it after
+			// the barrier: what an earlier block, or nothing, left there.
+			return copyKernel(func(k *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := dsl.Held[uint32](b, 2)
+				b.ForAll(dsl.N(256), func(t *dsl.Thread, i dsl.U32) {
+					t.If(i.Lt(dsl.N(255)), func(t *dsl.Thread) { h.Store(t, dsl.N(1), in.At(i)) })
+				})
+				b.Sync()
+				b.ForAll(dsl.N(256), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, i, h.At(dsl.N(1))) // bad: held array read before this block wrote it
+				})
+			})
+		}, 1024, 1, "read of held array held[1] by thread 255 of block 0, which has not written it in this block body"},
+		{"held array read as an earlier block left it", func() *dsl.Kernel {
+			// Thread 255 writes its held element in the first block body
+			// alone; the next body, run by the same thread, reads it.
+			k := dsl.NewKernel("bad", 256)
+			in, out := dsl.Input[uint32](k, "input"), dsl.Output[uint32](k, "output")
+			k.Body(func(g *dsl.Grid) {
+				g.ForAllBlocks(dsl.N(4), func(b *dsl.Block, bid dsl.U32) {
+					h := dsl.Held[uint32](b, 2)
+					b.ForAll(dsl.N(256), func(t *dsl.Thread, i dsl.U32) {
+						t.If(i.Lt(dsl.N(255)).Or(bid.Eq(dsl.N(0))), func(t *dsl.Thread) { h.Store(t, dsl.N(0), in.At(i)) })
+					})
+					b.ForAll(dsl.N(256), func(t *dsl.Thread, i dsl.U32) {
+						out.Store(t, i, h.At(dsl.N(0))) // bad: held array read as an earlier block left it
+					})
+				})
+			})
+			return k
+		}, 1024, 1, "read of held array held[0] by thread 255"},
 		{"index past a thread's local array", func() *dsl.Kernel {
 			return threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				loc := dsl.Local[uint32](t, 4)

@@ -60,6 +60,8 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 		m.globalLanes(mem, t, &x, out, nil, readAccess, false, pos, site)
 	case r != nil && r.shared:
 		m.loadShared(mem, t, &x, out, pos, site)
+	case mem.stamps != nil:
+		m.loadHeld(mem, t, &x, out, pos)
 	case mem.elem == 4:
 		data := mem.data
 		for mask := m.mask; mask != 0; mask &= mask - 1 {
@@ -209,8 +211,35 @@ func (m *machine) storeShared(mem *memory, t ir.Type, x *laneIndexes, idx, val *
 	}
 }
 
+// loadHeld is loadLanes for a Held local array: a thread's read of an
+// element it has not written in the current block body reads what an
+// earlier block (or nothing) left there, and is reported.
+func (m *machine) loadHeld(mem *memory, t ir.Type, x *laneIndexes, out *vec, pos ir.Pos) {
+	for mask := m.mask; mask != 0; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		i, ok := x.element(out, l)
+		if !ok {
+			m.outOfBounds(mem, t, out[l], pos, accessWhat[readAccess])
+			return
+		}
+		if mem.stamps[i] != m.body {
+			m.report(false, pos, "uninit", "read of held array %s[%d] by thread %d of block %d, which has not "+
+				"written it in this block body", mem.array.Name, i-(m.warpBase+l)*mem.n, m.warpBase+l, m.block)
+		}
+		out[l] = loadBits(mem.data, mem.elem, i)
+	}
+}
+
 // storeLocal is storeLanes for a memory no other thread sees.
 func (m *machine) storeLocal(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, pos ir.Pos) {
+	if mem.stamps != nil {
+		for mask := m.mask; mask != 0; mask &= mask - 1 {
+			l := bits.TrailingZeros32(mask)
+			if i, ok := x.element(idx, l); ok {
+				mem.stamps[i] = m.body
+			}
+		}
+	}
 	if mem.elem == 4 {
 		data := mem.data
 		for mask := m.mask; mask != 0; mask &= mask - 1 {

@@ -2,8 +2,10 @@
 // oracle of the library and a debugger for kernels: besides computing what
 // the GPU computes, it reports data races between barriers, barriers reached
 // by only some threads, out-of-bounds accesses, reads of shared memory that
-// was never written and reads of variables before their declaration, each at
-// the user's Go line that built the offending statement.
+// was never written, reads of a held array's element that its thread has not
+// written in the current block body, and reads of variables before their
+// declaration, each at the user's Go line that built the offending
+// statement.
 //
 // A launch runs the kernel body once per block. Grid-, Block- and Warp-level
 // code is uniform, so it runs once (per block or per warp); Thread-level

@@ -52,6 +52,11 @@ type memory struct {
 	region *region // nil for a local array, which no other thread sees, and a constant table, never written
 	cell   int     // the region's cell of element 0
 	cells  int     // cells per element
+	// stamps holds, for a Held local array, the block body (machine.body)
+	// that last wrote each element of each thread's copy, so that a read of
+	// an element the thread has not written in the current body is
+	// reported; nil for the other arrays.
+	stamps []uint32
 }
 
 // perKind says whose copy of an array's elements an access reaches.
@@ -85,6 +90,9 @@ func (m *machine) allocated(a *ir.Array, slot int) *memory {
 	case a.Space == ir.Local:
 		mem.per = perThread
 		mem.data = make([]byte, m.threads*a.Size*mem.elem)
+		if a.Held {
+			mem.stamps = make([]uint32, m.threads*a.Size)
+		}
 	case a.PerWarp:
 		mem.per = perWarp
 	}
@@ -319,6 +327,11 @@ func (m *machine) nextBody() {
 		m.body = 1
 		for _, r := range m.shared {
 			r.records.reset()
+		}
+		for _, mem := range m.mems {
+			if mem != nil {
+				clear(mem.stamps)
+			}
 		}
 	}
 }
