@@ -35,8 +35,9 @@
 // kernels written in the DSL (sorts/kernels): least significant digit
 // first, 8-bit digits, stable. One launch counts the digits of every pass
 // in one read of the keys; each pass is then one launch in which a block
-// takes a tile of keys (arrays.BlockTile), ranks them by digit
-// (arrays.BlockMultisplit), finds the counts of its digits in the tiles
+// takes a tile of keys (arrays.BlockTile) into its threads' registers
+// (arrays.Held), ranks them by digit (arrays.BlockMultisplitHeld), finds
+// the counts of its digits in the tiles
 // before it by a decoupled look-back (arrays.LookBack) and writes its keys
 // in digit order. A pass in which every key has the same digit is
 // skipped: the histogram's last block to finish plans on the device which
