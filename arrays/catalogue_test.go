@@ -409,6 +409,12 @@ func badInputs() []badInput {
 				h.Load(b, arrays.FromArray(in))
 			})
 		}, "NewHeld of 33 elements per thread: want 1 to 32"},
+		{"NewHeld of more elements than the threads hold", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeld[uint32](b, 2, dsl.N(129)) // bad: NewHeld of more elements than the threads hold
+				h.Load(b, arrays.FromArray(in))
+			})
+		}, "NewHeld of 129 elements in 64 threads of 2: they hold at most 128"},
 		{"ScatterBy ranks held otherwise", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				h := arrays.NewHeld[uint32](b, 4, dsl.N(64))

@@ -25,8 +25,9 @@ type Held[T dsl.Scalar] struct {
 
 // NewHeld allocates in b an array of n elements that b's threads hold,
 // per each (1 to UnrollLimit: a slot is a register, every access to it
-// written out), n at most b's threads × per (clamped to it). Load fills
-// it.
+// written out), n at most b's threads × per: a constant n above that is an
+// error, and one known only when the kernel runs is clamped to it. Load
+// fills it.
 func NewHeld[T dsl.Scalar](b *dsl.Block, per int, n dsl.U32) Held[T] {
 	bad := ""
 	switch {
@@ -34,6 +35,11 @@ func NewHeld[T dsl.Scalar](b *dsl.Block, per int, n dsl.U32) Held[T] {
 		bad = "NewHeld on a nil builder (*dsl.Block)"
 	case per < 1 || per > UnrollLimit:
 		bad = fmt.Sprintf("NewHeld of %d elements per thread: want 1 to %d", per, UnrollLimit)
+	default:
+		if c, ok := constLen(n); ok && int64(c) > int64(b.Threads()*per) {
+			bad = fmt.Sprintf("NewHeld of %d elements in %d threads of %d: they hold at most %d", c, b.Threads(), per,
+				b.Threads()*per)
+		}
 	}
 	if bad != "" {
 		if b != nil {
