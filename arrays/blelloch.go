@@ -12,6 +12,10 @@ import (
 // banks.
 func BankPadded(i dsl.U32) dsl.U32 { return i.Add(i.Shr(dsl.N(ir.LaneBits))) }
 
+// BankPaddedLen returns the length of an array that holds n elements laid
+// out by BankPadded: n plus a slot of padding per ir.WarpSize elements.
+func BankPaddedLen(n int) int { return n + n>>ir.LaneBits }
+
 // BlellochScan records in b the exclusive scan of a under op by Blelloch's
 // work-efficient algorithm, and returns it, read from shared memory, with
 // the array's total. identity must be op's identity; a's length must be a
@@ -43,7 +47,7 @@ func BlellochScan[T dsl.Number](b *dsl.Block, op Op[T], identity dsl.Exp[T], a P
 		size *= 2
 	}
 	rootAt, totalAt := BankPadded(dsl.N(size-1)), BankPadded(dsl.N(size)) // the total after the last slot
-	s := dsl.Shared[T](b, int(size+size>>ir.LaneBits)+1)
+	s := dsl.Shared[T](b, BankPaddedLen(int(size))+1)
 	b.ForAll(dsl.N(size), func(t *dsl.Thread, i dsl.U32) {
 		t.IfElse(i.Lt(dsl.N(n)),
 			func(t *dsl.Thread) { s.Store(t, BankPadded(i), a.At(i)) },

@@ -628,7 +628,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			// their ranks are 32 apart, as they are for sorted keys in a tile
 			// that holds 32 keys of each digit.
 			ranks := m.HeldRanks(b)
-			padded := int(tileLen + tileLen/ir.WarpSize)
+			padded := arrays.BankPaddedLen(int(tileLen))
 			sorted := dsl.Shared[U](b, padded)
 			keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
 			var sortedValues dsl.Array[V]
