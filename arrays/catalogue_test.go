@@ -436,6 +436,12 @@ func badInputs() []badInput {
 				arrays.BlockMultisplitHeld(b, 4, h, func(k dsl.U32) dsl.U32 { return k }) // bad: BlockMultisplitHeld of a zero Held
 			})
 		}, "a zero Held (held arrays come from NewHeld)"},
+		{"Push of a zero Held", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				var h arrays.Held[uint32]
+				h.Push().Run(b, out.Store) // bad: Push of a zero Held
+			})
+		}, "Push of a zero Held"},
 	}
 }
 

@@ -109,6 +109,23 @@ func (h Held[T]) Slot(j int) dsl.Exp[T] {
 	return h.slots.At(dsl.N(uint32(j)))
 }
 
+// Push returns the held elements as a Push array of the block, each
+// thread writing its own elements at their indices: each slot of a warp
+// is 32 consecutive elements, one coalesced access.
+func (h Held[T]) Push() Push[*dsl.Block, T] {
+	if msg := h.invalid("Push"); msg != "" {
+		bad := dsl.Invalid[uint32](msg)
+		return Push[*dsl.Block, T]{n: bad, run: func(b *dsl.Block, _ Writer[T]) { dsl.Let(b, bad) }}
+	}
+	return Push[*dsl.Block, T]{n: h.n, run: func(b *dsl.Block, w Writer[T]) {
+		b.ForAll(dsl.N(uint32(h.threads)), func(t *dsl.Thread, tid dsl.U32) {
+			h.each(t, tid, func(j int, i dsl.U32, valid dsl.Bool) {
+				t.If(valid, func(t *dsl.Thread) { w(t, i, h.Slot(j)) })
+			})
+		})
+	}}
+}
+
 // ScatterBy returns the array that puts each held element at the index
 // that ranks holds for it (a permutation of 0..Len-1, as
 // Multisplit.HeldRanks gives): a Push array of the block, each thread

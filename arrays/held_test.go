@@ -21,11 +21,12 @@ import (
 // it out twice: each element at its own place through ScatterBy of the
 // identity ranks, and, in a ForAll over twice the block's threads, the
 // first slot of each thread (Slot 0) read by iterations i and i + threads
-// (both run by thread i), plus the iteration.
+// (both run by thread i), plus the iteration; and a third time in order
+// through Push.
 func heldKernel(threads, per int) *dsl.Kernel {
 	k := dsl.NewKernel("held", threads)
 	in := dsl.Input[uint32](k, "input")
-	same, twice := dsl.Output[uint32](k, "same"), dsl.Output[uint32](k, "twice")
+	same, twice, pushed := dsl.Output[uint32](k, "same"), dsl.Output[uint32](k, "twice"), dsl.Output[uint32](k, "pushed")
 	tile := dsl.N(uint32(threads * per))
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(dsl.CeilDiv(in.Len(), tile), func(b *dsl.Block, bid dsl.U32) {
@@ -37,6 +38,7 @@ func heldKernel(threads, per int) *dsl.Kernel {
 			positions.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.U32 { return i }))
 			b.Sync()
 			keys.ScatterBy(positions).Run(b, func(t *dsl.Thread, i dsl.U32, v dsl.U32) { same.Store(t, first.Add(i), v) })
+			keys.Push().Run(b, func(t *dsl.Thread, i dsl.U32, v dsl.U32) { pushed.Store(t, first.Add(i), v) })
 			// Slot 0 of thread i is element 32·per·warp + lane.
 			b.ForAll(dsl.N(uint32(2*threads)), func(t *dsl.Thread, i dsl.U32) {
 				at := dsl.Let(t, bid.Mul(dsl.N(uint32(2*threads))).Add(i))
@@ -76,12 +78,12 @@ func TestHeldKeepsEachThreadsSlots(t *testing.T) {
 			in[i] = r.Uint32()
 		}
 		tiles := (c.n + c.threads*c.per - 1) / (c.threads * c.per)
-		got, err := run(runtime.CPU(), heldKernel(c.threads, c.per), in, c.n, 2*c.threads*tiles)
+		got, err := run(runtime.CPU(), heldKernel(c.threads, c.per), in, c.n, 2*c.threads*tiles, c.n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		same, twice := heldWant(c.threads, c.per, in)
-		if d := differ("same", got[0], same) + differ("twice", got[1], twice); d != "" {
+		if d := differ("same", got[0], same) + differ("twice", got[1], twice) + differ("pushed", got[2], same); d != "" {
 			t.Errorf("%d threads of %d, %d elements: %s", c.threads, c.per, c.n, d)
 		}
 	}
@@ -125,13 +127,13 @@ func TestGPUHeld(t *testing.T) {
 		tiles := (n + c.threads*c.per - 1) / (c.threads * c.per)
 		what := fmt.Sprintf("held, %d threads of %d, %d elements", c.threads, c.per, n)
 		k := func() *dsl.Kernel { return heldKernel(c.threads, c.per) }
-		sameOnBoth(t, gpu, k, what, in, n, 2*c.threads*tiles)
-		got, err := run(gpu, k(), in, n, 2*c.threads*tiles)
+		sameOnBoth(t, gpu, k, what, in, n, 2*c.threads*tiles, n)
+		got, err := run(gpu, k(), in, n, 2*c.threads*tiles, n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		same, twice := heldWant(c.threads, c.per, in)
-		if d := differ("same", got[0], same) + differ("twice", got[1], twice); d != "" {
+		if d := differ("same", got[0], same) + differ("twice", got[1], twice) + differ("pushed", got[2], same); d != "" {
 			t.Errorf("%s: %s", what, d)
 		}
 		bits := 1 + r.IntN(arrays.MaxDigitBits)

@@ -237,13 +237,13 @@ var badInputs = []badInput{
 		return errOf(s.SortRange(make([]uint32, kernels.BlockSortMaxKeys+1), 0, 1<<18))
 	}, sorts.ErrTooLarge, "", "counting sort of 2049 keys over 262144 values needs"},
 	{"block sort over the limit of CPUMemoryLimit", func(f *badFixture) error {
-		s, err := sorts.New(runtime.CPU(runtime.CPUMemoryLimit(1 << 20)))
+		s, err := sorts.New(runtime.CPU(runtime.CPUMemoryLimit(1 << 12)))
 		if err != nil {
 			return err
 		}
 		defer s.Close()
 		return errOf(s.SortRange([]uint32{1, 2}, 0, 1<<16))
-	}, sorts.ErrTooLarge, "", "launching kernel blockSort32"},
+	}, sorts.ErrTooLarge, "", "launching kernel radixBlock_u32"},
 }
 
 // badFixtureLimit is the memory limit of the catalogue's CPU device, so

@@ -7,38 +7,35 @@ import (
 	"github.com/obsidian-go/obsidian/sorts"
 )
 
-// TestGPUBlockSort runs the block sort kernel on the GPU on fresh random
-// keys of every length of blockSortLengths (random, few, equal, sorted and
-// reversed; uint32, int32 and float32 orderings with digits of 4 and 8
-// bits, uint64 and int64 with 4; keys alone and pairs) and compares it with
-// Go's stable sort; then Sort and SortRange of small inputs.
+// TestGPUBlockSort runs the one-block radix sort on the GPU on fresh
+// random keys of every type and every length of blockSortLengths (random,
+// few, equal, sorted and reversed; every bit and a random range of them;
+// in place and not), RadixSort, SortPairs and Argsort, and compares them
+// with Go's stable sort; then Sort and SortRange of small inputs.
 func TestGPUBlockSort(t *testing.T) {
 	g := openGPU(t)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 0xb50))
-	for _, n := range blockSortLengths() {
-		for _, shape := range blockShapes {
-			for _, pairs := range []bool{false, true} {
-				for _, o := range blockOrders32 {
-					for _, bits := range []int{4, 8} {
-						if msg := checkBlockSort(g, o, bits, pairs, blockKeys(r, o, shape, n)); msg != "" {
-							t.Error(msg)
-						}
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range blockCases {
+		for _, n := range blockSortLengths() {
+			for _, shape := range blockShapes {
+				for _, inPlace := range []bool{false, true} {
+					if msg := c.check(s, g, r, shape, n, 0, 64, inPlace); msg != "" {
+						t.Error(msg)
 					}
-				}
-				for _, o := range blockOrders64 {
-					if msg := checkBlockSort(g, o, 4, pairs, blockKeys(r, o, shape, n)); msg != "" {
+					begin := r.IntN(40)
+					if msg := c.check(s, g, r, shape, n, begin, begin+1+r.IntN(24), inPlace); msg != "" {
 						t.Error(msg)
 					}
 				}
 			}
 		}
 	}
-	s, err := sorts.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	checkSmallSorts(t, s, r)
 }

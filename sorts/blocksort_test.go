@@ -18,10 +18,9 @@ import (
 // slices.Sort.
 func checkSmallSorts(t *testing.T, s *sorts.Sorter, r *rand.Rand) {
 	t.Helper()
-	o := blockOrders32[0]
 	for _, n := range append(blockSortLengths(), kernels.BlockSortMaxKeys+1) {
 		for _, shape := range []string{"random", "equal", "sorted", "reversed"} {
-			keys := blockKeys(r, o, shape, n)
+			keys := blockKeys[uint32](r, shape, n)
 			if shape != "random" || n > kernels.BlockSortMaxKeys {
 				for i := range keys {
 					keys[i] >>= 12 // a range counting sort takes beyond the block sort

@@ -18,8 +18,9 @@
 // in windows of 2^23 bins, one pass over the keys each, so that its atomics
 // stay in the L2 cache, and the bitset's lanes of a warp that hit one word
 // combine their bits with shuffles before one atomicOr. Sort and SortRange
-// of at most kernels.BlockSortMaxKeys keys take one launch instead: a radix sort in one
-// block (kernels.BlockSortKernel), whatever the keys' span for Sort. The
+// of at most kernels.BlockSortMaxKeys keys take one launch instead: the
+// radix sort in one block (kernels.RadixBlockKernel) of the bits in which
+// the keys differ, whatever their span. The
 // option Paper, and the methods PaperCountingSort and PaperOccurrenceSort,
 // run the paper's kernels as written.
 //
@@ -54,7 +55,11 @@
 // functions find the bits in which the keys differ and run a pass per
 // digit of them only (none when all the keys are equal). RadixSort,
 // SortPairs and Argsort enqueue their launches and read nothing back;
-// RadixSortUnique reads back the number of distinct keys. The radix sort's
+// RadixSortUnique reads back the number of distinct keys. Up to
+// kernels.BlockSortMaxKeys keys sort in one launch of one block
+// (kernels.RadixBlockKernel), as CUB's single-tile sort: the threads hold
+// the keys in registers through every digit, and a pair's values are read
+// once the keys are in order. The radix sort's
 // kernels are loaded on first use, per key and value type. It takes up to
 // MaxRadixKeys keys, and its scratch is n keys (and values) and 8 bytes
 // per digit per tile of look-back state.

@@ -101,7 +101,7 @@ func (s *Sorter) sortPicked(out, keys *runtime.Buffer[uint32], lo, last uint32) 
 	bins := uint64(last) - uint64(lo) + 1
 	switch s.pick(n, bins) {
 	case blockAlgorithm:
-		return s.blockSort(out, keys)
+		return s.blockSort(out, keys, 0, max(1, bits.Len32(lo^last)))
 	case countingAlgorithm:
 		return n, s.fastCountingSort(out, keys, lo, int(bins))
 	}

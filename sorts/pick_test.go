@@ -17,7 +17,12 @@ import (
 // equals slices.Sort for numbers of keys and ranges that make the cost
 // model pick each of its algorithms, and that each was picked.
 func TestSortKeysPicksEveryAlgorithm(t *testing.T) {
-	s, dev := smallTiles(t)
+	dev := runtime.CPU()
+	s, err := sorts.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
 	s.SetCountingAbove(4096, 1<<12) // counting sort reached with 5000 keys of narrow ranges
 	picked := map[string]int{}
 	props := gopter.NewProperties(proptest.Parameters(t, 30))

@@ -255,8 +255,11 @@ func (s *Sorter) radixEpochs(status *runtime.Buffer[uint64], passes int) (uint32
 // the output is the input and the passes that rank are odd in number).
 func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	n := j.keys.Len()
-	if n == 0 {
+	switch {
+	case n == 0:
 		return nil
+	case s.radixBlocks(n):
+		return radixBlockRun(s, j)
 	}
 	valueBytes := 0
 	switch j.mode {

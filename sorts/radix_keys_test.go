@@ -277,24 +277,32 @@ func checkArgsort[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device
 }
 
 // TestRadixKeyTypes checks the radix sort of every key type on the CPU
-// evaluator in tiles of 128 keys (totalOrder for floats, bit for bit),
-// with pairs, argsort and unique.
+// evaluator (totalOrder for floats, bit for bit), with pairs, argsort and
+// unique: in tiles of 128 keys, and in one block (kernels.RadixBlockKernel,
+// the default for so few keys).
 func TestRadixKeyTypes(t *testing.T) {
-	s, dev := smallTiles(t)
+	tiled, dev := smallTiles(t)
+	block, err := sorts.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer block.Close()
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	lengths := []int{1, 2, 129, 300}
-	checkKeyType[uint32](t, s, dev, lengths, seed)
-	checkKeyType[int32](t, s, dev, lengths, seed)
-	checkKeyType[float32](t, s, dev, lengths, seed)
-	checkKeyType[uint64](t, s, dev, lengths, seed)
-	checkKeyType[int64](t, s, dev, lengths, seed)
-	checkKeyType[float64](t, s, dev, lengths, seed)
+	for _, s := range []*sorts.Sorter{tiled, block} {
+		checkKeyType[uint32](t, s, dev, lengths, seed)
+		checkKeyType[int32](t, s, dev, lengths, seed)
+		checkKeyType[float32](t, s, dev, lengths, seed)
+		checkKeyType[uint64](t, s, dev, lengths, seed)
+		checkKeyType[int64](t, s, dev, lengths, seed)
+		checkKeyType[float64](t, s, dev, lengths, seed)
+	}
 }
 
 // TestGPURadixKeyTypes checks the radix sort of every key type, pairs,
-// argsort and unique on the GPU on fresh random keys (2^20+3 of each,
-// several thousand tiles), against plain Go.
+// argsort and unique on the GPU on fresh random keys (2000 of each, one
+// block; 4097; 2^20+3, several thousand tiles), against plain Go.
 func TestGPURadixKeyTypes(t *testing.T) {
 	g := openGPU(t)
 	s, err := sorts.New(g)
@@ -302,7 +310,7 @@ func TestGPURadixKeyTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	lengths := []int{1, 4097, 1<<20 + 3}
+	lengths := []int{1, 2000, 4097, 1<<20 + 3}
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	checkKeyType[uint32](t, s, g, lengths, seed)

@@ -45,7 +45,6 @@ type Sorter struct {
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
 		tileTotals, tileScan                                                        runtime.Function
 		histogramWarp, occursBitsWarp, reconstructBitsWarp                          runtime.Function
-		blockSort                                                                   runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
 	wide   wideStrategy
@@ -99,7 +98,6 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.tileTotals, kernels.TileTotalsKernel},
 		{&s.fn.tileScan, kernels.TileScanKernel},
 		{&s.fn.histogramWarp, kernels.GlobalHistogramWarpKernel},
-		{&s.fn.blockSort, blockSortKernel},
 		{&s.fn.occursBitsWarp, kernels.GlobalOccursWarpKernel},
 		{&s.fn.reconstructBitsWarp, kernels.BitsReconstructWarpKernel},
 	}
@@ -558,7 +556,8 @@ func (s *Sorter) sortSlice(op string, keys []uint32, sort func(out, in *runtime.
 func (s *Sorter) Sort(keys []uint32) ([]uint32, error) {
 	return s.sortSlice("counting sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
 		if s.blockSorts(in.Len()) {
-			return s.blockSort(out, in)
+			begin, end := varyingBits(keys)
+			return s.blockSort(out, in, begin, end)
 		}
 		return s.sortAuto(out, in, false, unsignedKeys, true)
 	})
@@ -597,7 +596,10 @@ func (s *Sorter) slicesInRange(op string, keys []uint32, lo, hi uint32, unique b
 			if err := checkInRange(keys, lo, bins); err != nil {
 				return 0, err
 			}
-			sorted, err = s.onSlices(op, keys, s.blockSort)
+			sorted, err = s.onSlices(op, keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
+				begin, end := varyingBits(keys)
+				return s.blockSort(out, in, begin, end)
+			})
 			return 0, err
 		}
 		sorted, err = s.onSlices(op, keys, func(out, in *runtime.Buffer[uint32]) (int, error) {

@@ -1,150 +1,109 @@
 package kernels
 
 import (
-	"fmt"
-
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
-	"github.com/obsidian-go/obsidian/ir"
 )
 
-// A radix sort of a few thousand keys in one block, one launch: the keys
-// are loaded into shared memory, ranked by one digit at a time from the
-// lowest (arrays.BlockMultisplit, stable) and moved to their ranks in a
-// second shared array, the two arrays taking turns, then written out.
-// Values do not travel with their keys: each key carries the index it was
-// loaded from (16 bits), and the values are read from there when the keys
-// are written, so that 64-bit keys and their values fit 48 KiB.
+// A radix sort of a few thousand keys in one block, one launch, as CUB's
+// single-tile sort: the threads load the keys into registers (arrays.Held)
+// and, for each digit of the bits sorted from the lowest, rank them
+// (arrays.BlockMultisplitHeld, stable), move them to their ranks in shared
+// memory and load them back in their new order. A pair's values do not
+// travel with their keys: each key carries the position it was loaded
+// from, and the values are read from there once the keys are sorted.
 
-// BlockSortMaxKeys is the most keys a block sort takes: with 4-bit digits
-// every key type and pairs fit the 48 KiB of shared memory a kernel has
-// without opting in (2048 64-bit keys with their indices: 40 KiB in two
-// arrays of each), and 32-bit keys with 8-bit digits too.
-const BlockSortMaxKeys = 2048
+// BlockSortMaxKeys is the most keys a block sort takes: blockSortThreads
+// threads holding blockSortPerThread keys each.
+const BlockSortMaxKeys = blockSortThreads * blockSortPerThread
 
-// blockSortThreads is the block size of the block sort: 8 keys a thread.
-const blockSortThreads = 256
+// The block sort's shape: 256 threads of 8 keys.
+const (
+	blockSortThreads   = 256
+	blockSortPerThread = 8
+)
 
-// blockSortSharedBytes is the shared memory a kernel may take without
-// opting in.
-const blockSortSharedBytes = 48 << 10
-
-// KeyBits is the set of the types of a block sort's keys: the unsigned
-// bits of 32 and 64-bit keys of any type, which an Ordering maps to their
-// order.
-type KeyBits interface{ uint32 | uint64 }
-
-// Ordering turns a key's bits into bits whose unsigned order is the
-// key's order (for a signed key: flip the sign bit; for a float: IEEE
-// totalOrder), or back.
-type Ordering[U KeyBits] func(dsl.Exp[U]) dsl.Exp[U]
-
-// BlockSortKernel returns the kernel called name that sorts its keys (an
-// input of at most BlockSortMaxKeys elements, of the unsigned type U) into
-// out in one block, by radix sort on digits of bits bits (1 to
-// arrays.MaxDigitBits). toOrder is applied to every key as it is loaded
-// and fromOrder as it is stored; nil means the identity (U's own order).
-// The parameters are keys and out; only min(len(keys), len(out),
-// BlockSortMaxKeys) keys are sorted, so the host passes arrays of the same
-// length, at most BlockSortMaxKeys.
-func BlockSortKernel[U KeyBits](name string, bits int, toOrder, fromOrder Ordering[U]) *dsl.Kernel {
-	return blockSortKernel[U, uint32](name, bits, false, toOrder, fromOrder)
+// RadixBlockKernel returns the kernel that sorts up to BlockSortMaxKeys
+// keys of type K in one block of one launch, by the bits [begin, end) of
+// their order-preserving form, as the radix sort (RadixPassKernel) does:
+// stable, keys that differ only outside those bits keep their order.
+// Its parameters are keysIn, keysOut (of keysIn's length; it may be
+// keysIn itself), then for Pairs valuesIn and valuesOut (of the keys'
+// length; valuesOut may be valuesIn itself), for Positions valuesOut (the
+// position in keysIn of each sorted key), then begin and end (0 <= begin
+// < end <= K's bits). Only the first min(len(keysIn), BlockSortMaxKeys)
+// keys are sorted: the host passes at most that many.
+func RadixBlockKernel[K Key, V Value](values RadixValues) *dsl.Kernel {
+	return withBits[K](func() *dsl.Kernel { return radixBlock[K, uint64, V](values) },
+		func() *dsl.Kernel { return radixBlock[K, uint32, V](values) })
 }
 
-// BlockSortPairsKernel is BlockSortKernel for key-value pairs: its
-// parameters are keys, vals, out and outVals, and the value of every key
-// goes where the key goes. The sort is stable: values of equal keys keep
-// their order.
-func BlockSortPairsKernel[U KeyBits, V dsl.Scalar](name string, bits int, toOrder, fromOrder Ordering[U]) *dsl.Kernel {
-	return blockSortKernel[U, V](name, bits, true, toOrder, fromOrder)
-}
-
-// blockSortKernel is BlockSortKernel, with values when pairs.
-func blockSortKernel[U KeyBits, V dsl.Scalar](name string, bits int, pairs bool, toOrder, fromOrder Ordering[U]) *dsl.Kernel {
-	toOrder, fromOrder = orIdentity(toOrder), orIdentity(fromOrder)
-	k := dsl.NewKernel(name, blockSortThreads)
-	keys := dsl.Input[U](k, "keys")
-	var vals, outVals dsl.Array[V]
-	if pairs {
-		vals = dsl.Input[V](k, "vals")
+// radixBlock is RadixBlockKernel with U the bits of K.
+func radixBlock[K Key, U uint32 | uint64, V Value](values RadixValues) *dsl.Kernel {
+	kb := bitsOf[K, U]()
+	k := dsl.NewKernel("radixBlock_"+keyName[K]()+valuesName[V](values), blockSortThreads)
+	keysIn := dsl.Input[K](k, "keysIn")
+	keysOut := dsl.Output[K](k, "keysOut")
+	var valuesIn, valuesOut dsl.Array[V]
+	var positionsOut dsl.Array[uint32]
+	switch values {
+	case Pairs:
+		valuesIn = dsl.Input[V](k, "valuesIn")
+		valuesOut = dsl.Output[V](k, "valuesOut")
+	case Positions:
+		positionsOut = dsl.Output[uint32](k, "valuesOut")
 	}
-	out := dsl.Output[U](k, "out")
-	if pairs {
-		outVals = dsl.Output[V](k, "outVals")
-	}
-	keyBits := dsl.TypeOf[U]().Bits()
+	begin := dsl.Param[uint32](k, "begin")
+	end := dsl.Param[uint32](k, "end")
+	indexed := values != KeysOnly
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
-			if msg := blockSortShared(bits, keyBits, pairs); msg != "" {
-				dsl.Let(b, dsl.Invalid[uint32](name+": "+msg))
-				return
+			n := dsl.Let(b, keysIn.Len().Min(dsl.N(BlockSortMaxKeys))).Exp
+			keys := arrays.NewHeld[U](b, blockSortPerThread, n)
+			keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return kb.load(keysIn.At(i)) }))
+			var from arrays.Held[uint32]
+			if indexed {
+				from = arrays.NewHeld[uint32](b, blockSortPerThread, n)
+				from.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.U32 { return i }))
 			}
-			n := dsl.Let(b, keys.Len().Min(out.Len()).Min(dsl.N(BlockSortMaxKeys))).Exp
-			var key, from [2]dsl.Array[U]
-			var index [2]dsl.Array[uint16]
-			for i := range key {
-				key[i] = dsl.Shared[U](b, BlockSortMaxKeys)
-				if pairs {
-					index[i] = dsl.Shared[uint16](b, BlockSortMaxKeys)
-				}
+			padded := arrays.BankPaddedLen(BlockSortMaxKeys)
+			sorted := dsl.Shared[U](b, padded)
+			var sortedFrom dsl.Array[uint32]
+			if indexed {
+				sortedFrom = dsl.Shared[uint32](b, padded)
 			}
-			from = key
-			b.ForAll(n, func(t *dsl.Thread, i dsl.U32) {
-				key[0].Store(t, i, toOrder(keys.At(i)))
-				if pairs {
-					index[0].Store(t, i, dsl.Cast[uint16](i))
+			passes := dsl.Let(b, dsl.CeilDiv(end.Sub(begin), dsl.N(RadixBits))).Exp
+			b.For(passes, func(b *dsl.Block, p dsl.U32) {
+				shift := dsl.Let(b, begin.Add(p.Mul(dsl.N(RadixBits)))).Exp
+				width := dsl.Let(b, end.Sub(shift).Min(dsl.N(RadixBits))).Exp
+				m := arrays.BlockMultisplitHeld(b, RadixBits, keys, func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) })
+				ranks := m.HeldRanks(b)
+				keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
+				if indexed {
+					from.ScatterBy(ranks).Run(b, paddedWriter(sortedFrom))
 				}
-			})
-			b.Sync()
-			src := 0
-			for shift := 0; shift < keyBits; shift += bits {
-				digit := func(x dsl.Exp[U]) dsl.U32 { return dsl.Cast[uint32](x.Shr(dsl.Const[U](int64(shift)))) }
-				m := arrays.BlockMultisplit(b, bits, arrays.Take(n, arrays.FromArray(from[src])), digit)
-				m.Ranks().Run(b, func(t *dsl.Thread, i, rank dsl.U32) {
-					key[1-src].Store(t, rank, key[src].At(i))
-					if pairs {
-						index[1-src].Store(t, rank, index[src].At(i))
-					}
-				})
 				b.Sync()
-				src = 1 - src
-			}
-			b.ForAll(n, func(t *dsl.Thread, i dsl.U32) {
-				out.Store(t, i, fromOrder(key[src].At(i)))
-				if pairs {
-					outVals.Store(t, i, vals.At(dsl.Cast[uint32](index[src].At(i))))
+				keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return sorted.At(arrays.BankPadded(i)) }))
+				if indexed {
+					from.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.U32 { return sortedFrom.At(arrays.BankPadded(i)) }))
 				}
+				b.Sync()
 			})
+			keys.Push().Run(b, func(t *dsl.Thread, i dsl.U32, u dsl.Exp[U]) { keysOut.Store(t, i, kb.store(u)) })
+			switch values {
+			case Pairs:
+				// Every value is read before any is written: valuesOut may
+				// be valuesIn.
+				moved := arrays.NewHeld[V](b, blockSortPerThread, n)
+				moved.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[V] {
+					return valuesIn.At(sortedFrom.At(arrays.BankPadded(i)))
+				}))
+				b.Sync()
+				moved.Push().Run(b, valuesOut.Store)
+			case Positions:
+				from.Push().Run(b, positionsOut.Store)
+			}
 		})
 	})
 	return k
-}
-
-// orIdentity returns f, or the identity when f is nil.
-func orIdentity[U KeyBits](f Ordering[U]) Ordering[U] {
-	if f == nil {
-		return func(x dsl.Exp[U]) dsl.Exp[U] { return x }
-	}
-	return f
-}
-
-// blockSortShared returns why a block sort of digits of bits bits over
-// keys of keyBits bits (with indices when pairs) does not fit in shared
-// memory, or "": two arrays of keys (and of 16-bit indices), and the
-// multisplit's two counters per digit and warp.
-func blockSortShared(bits, keyBits int, pairs bool) string {
-	if bits < 1 || bits > arrays.MaxDigitBits {
-		return fmt.Sprintf("digits of %d bits: bits must be 1 to %d", bits, arrays.MaxDigitBits)
-	}
-	perKey := keyBits / 8
-	if pairs {
-		perKey += 2
-	}
-	warps := blockSortThreads / ir.WarpSize
-	need := 2*BlockSortMaxKeys*perKey + 2*(1<<bits)*(warps|1)*4 + 4*warps
-	if need > blockSortSharedBytes {
-		return fmt.Sprintf("%d-bit keys%s in digits of %d bits need %d bytes of shared memory, more than %d: take smaller digits",
-			keyBits, map[bool]string{true: " with values"}[pairs], bits, need, blockSortSharedBytes)
-	}
-	return ""
 }

@@ -30,9 +30,10 @@
 // under Min and Max. The shared-table kernels privatise their table in
 // shared memory (a copy per warp for small ranges), the warp-table kernels
 // combine the updates of a warp's lanes that hit one cell before they reach
-// global memory. BlockSortKernel sorts up to BlockSortMaxKeys keys in one block:
-// BlockMultisplit ranks them by one digit at a time, and they move to
-// their ranks between two shared arrays.
+// global memory. RadixBlockKernel sorts up to BlockSortMaxKeys keys of any
+// type in one block: the threads hold them in registers,
+// BlockMultisplitHeld ranks them by one digit at a time, and they move to
+// their ranks in shared memory and back.
 //
 // The radix sort's kernels (RadixHistogramKernel, RadixPassKernel) are
 // Onesweep's: a histogram of every pass's digits in one read of the keys,

@@ -37,7 +37,8 @@ func TestEveryKernelBuilds(t *testing.T) {
 		kernels.RangeKernel(), kernels.GlobalOccursKernel(), kernels.PopcountKernel(), kernels.BitsReconstructKernel(),
 		kernels.TileStartsKernel(), kernels.TileReconstructKernel(), kernels.TileTotalsKernel(), kernels.TileScanKernel(),
 		kernels.GlobalHistogramWarpKernel(), kernels.GlobalOccursWarpKernel(), kernels.BitsReconstructWarpKernel(),
-		kernels.BlockSortKernel[uint32]("blockSort", 8, nil, nil), kernels.BlockSortPairsKernel[uint64, float32]("blockSortPairs64", 4, nil, nil)}
+		kernels.RadixBlockKernel[uint32, uint32](kernels.KeysOnly), kernels.RadixBlockKernel[float64, float32](kernels.Pairs),
+		kernels.RadixBlockKernel[int32, uint32](kernels.Positions)}
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)
 	if len(kernels.SharedHistogramKernels()) != len(kernels.HistogramShapes()) || len(kernels.SharedOccursKernels()) != len(kernels.BitsShapes()) {

@@ -229,6 +229,19 @@ func keyName[K Key]() string {
 	return fmt.Sprintf("%s%d", kind, 8*t.Size())
 }
 
+// valuesName returns the end of the name of a kernel whose keys carry
+// values: "_" and V's name for Pairs, "_positions" for Positions, "" for
+// keys alone.
+func valuesName[V Value](values RadixValues) string {
+	switch values {
+	case Pairs:
+		return "_" + keyName[V]()
+	case Positions:
+		return "_positions"
+	}
+	return ""
+}
+
 // withBits runs build with U the unsigned type of K's size.
 func withBits[K Key](wide func() *dsl.Kernel, narrow func() *dsl.Kernel) *dsl.Kernel {
 	if dsl.TypeOf[K]().Size() == 8 {
@@ -543,14 +556,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 	if shape.Check() != nil {
 		threads = 256
 	}
-	name := "radixPass_" + keyName[K]()
-	switch values {
-	case Pairs:
-		name += "_" + keyName[V]()
-	case Positions:
-		name += "_positions"
-	}
-	k := dsl.NewKernel(name, threads)
+	k := dsl.NewKernel("radixPass_"+keyName[K]()+valuesName[V](values), threads)
 	if shape.Check() == nil {
 		k.MinBlocks(shape.MinBlocks)
 	}
