@@ -2,6 +2,7 @@ package sorts_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -216,7 +217,7 @@ var badInputs = []badInput{
 	// Requests too large for the device.
 	{"SortRange over MaxBins values on the CPU", func(f *badFixture) error {
 		return errOf(f.fast.SortRange(make([]uint32, kernels.BlockSortMaxKeys+1), 0, sorts.MaxBins))
-	}, sorts.ErrTooLarge, "", "counting sort of 2049 keys over 1073741824 values needs"},
+	}, sorts.ErrTooLarge, "", fmt.Sprintf("counting sort of %d keys over 1073741824 values needs", kernels.BlockSortMaxKeys+1)},
 	{"paper SortUniqueRange over MaxBins values on the CPU", func(f *badFixture) error {
 		return errOf(f.paper.SortUniqueRange([]uint32{5, 1, 3}, 0, sorts.MaxBins))
 	}, sorts.ErrTooLarge, "", "over 1073741824 values needs"},
@@ -235,7 +236,7 @@ var badInputs = []badInput{
 		}
 		defer s.Close()
 		return errOf(s.SortRange(make([]uint32, kernels.BlockSortMaxKeys+1), 0, 1<<18))
-	}, sorts.ErrTooLarge, "", "counting sort of 2049 keys over 262144 values needs"},
+	}, sorts.ErrTooLarge, "", fmt.Sprintf("counting sort of %d keys over 262144 values needs", kernels.BlockSortMaxKeys+1)},
 	{"block sort over the limit of CPUMemoryLimit", func(f *badFixture) error {
 		s, err := sorts.New(runtime.CPU(runtime.CPUMemoryLimit(1 << 12)))
 		if err != nil {

@@ -8,31 +8,42 @@ import (
 	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
-// radixBlocks reports whether the radix sort sorts n keys (more than
-// none) in one launch of one block (radixBlockRun): at most
-// kernels.BlockSortMaxKeys, unless the radix sort's shape is set (the
-// tests' many tiles of few keys).
-func (s *Sorter) radixBlocks(n int) bool {
-	return n > 0 && n <= kernels.BlockSortMaxKeys && s.radixShape == (kernels.RadixShape{})
+// blockShapeFor returns the shape of the block sort of n keys of keyBytes
+// bytes with values of valueBytes bytes, and false when the radix sort's
+// passes sort them instead: by kernels.RadixBlockShapeFor, unless the
+// tests set the block sort's shape (which then takes up to its tile) or
+// the passes' (which then take every sort).
+func (s *Sorter) blockShapeFor(keyBytes, valueBytes, n int) (kernels.RadixShape, bool) {
+	switch {
+	case s.blockShape != (kernels.RadixShape{}):
+		return s.blockShape, n <= s.blockShape.Tile()
+	case s.radixShape != (kernels.RadixShape{}):
+		return kernels.RadixShape{}, false
+	}
+	return kernels.RadixBlockShapeFor(keyBytes, valueBytes, n)
 }
 
-// blockSorts reports whether Sort, SortRange and SortKeys sort n keys in
-// one block: as the radix sort does, except with the option Paper.
-func (s *Sorter) blockSorts(n int) bool { return !s.paper && s.radixBlocks(n) }
+// blockSorts reports whether Sort, SortRange and SortKeys sort n uint32
+// keys (more than none) in one block, as the radix sort does, except with
+// the option Paper.
+func (s *Sorter) blockSorts(n int) bool {
+	_, ok := s.blockShapeFor(4, 0, n)
+	return !s.paper && n > 0 && ok
+}
 
 // blockSort writes keys (at most kernels.BlockSortMaxKeys), sorted by
 // their bits [begin, end) (the others being the same in every key; end 0
 // when no bit differs), to out with one launch, and returns their number.
 func (s *Sorter) blockSort(out, keys *runtime.Buffer[uint32], begin, end int) (int, error) {
 	job := radixJob[uint32, uint32]{op: "radix sort", keys: keys, outKeys: out, begin: begin, end: max(end, begin+1)}
-	return keys.Len(), radixBlockRun(s, job)
+	return keys.Len(), radixRun(s, job)
 }
 
-// radixBlockRun runs a radix sort job of at most kernels.BlockSortMaxKeys
-// keys in one launch of one block (kernels.RadixBlockKernel).
-func radixBlockRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
-	key := radixKernelKey{kind: "block", key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode}
-	block, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixBlockKernel[K, V](j.mode) })
+// radixBlockRun runs a radix sort job in one launch of one block of the
+// given shape (kernels.RadixBlockKernel), which takes its keys.
+func radixBlockRun[K Key, V Value](s *Sorter, j radixJob[K, V], shape kernels.RadixShape) error {
+	key := radixKernelKey{kind: "block", key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape}
+	block, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixBlockKernel[K, V](shape, j.mode) })
 	if err != nil {
 		return err
 	}

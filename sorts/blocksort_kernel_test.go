@@ -197,11 +197,19 @@ func onDevice[K sorts.Key](dev runtime.Device, keys []K, inPlace bool, sort func
 	return check(got), nil
 }
 
+// blockSortShapes are the block shapes the block sort's tests take besides
+// the default (the zero shape): digits of 5, 6 and 8 bits, one warp of
+// 4 keys each to 128 threads of 16; keys beyond a shape's tile go to the
+// radix sort's passes.
+var blockSortShapes = []kernels.RadixShape{{}, {Threads: 32, PerThread: 4, Bits: 5}, {Threads: 64, PerThread: 8, Bits: 6},
+	{Threads: 128, PerThread: 16, Bits: 8}}
+
 // TestBlockSortOnCPU checks the one-block radix sort (RadixSort, SortPairs
 // and Argsort of up to kernels.BlockSortMaxKeys keys) against Go's stable
 // sort on the evaluator: every key type, every length of blockSortLengths,
 // random (with ±0, NaNs, ±Inf and subnormals), few, equal, sorted and
-// reversed keys, every bit or a random range of them, in place or not.
+// reversed keys, every bit or a random range of them, in place or not,
+// in blocks of every shape of blockSortShapes.
 func TestBlockSortOnCPU(t *testing.T) {
 	dev := runtime.CPU()
 	s, err := sorts.New(dev)
@@ -211,13 +219,18 @@ func TestBlockSortOnCPU(t *testing.T) {
 	defer s.Close()
 	lengths := blockSortLengths()
 	props := gopter.NewProperties(proptest.Parameters(t, 30))
-	props.Property("block sort", prop.ForAll(func(kind, l, shape, begin, span int, inPlace bool, seed uint64) string {
+	props.Property("block sort", prop.ForAll(func(kind, l, shape, begin, span, block int, inPlace bool, seed uint64) string {
 		r := rand.New(rand.NewPCG(seed, 0xb50))
 		if span == 0 {
 			begin, span = 0, 64
 		}
-		return blockCases[kind].check(s, dev, r, blockShapes[shape], lengths[l], begin, begin+span, inPlace)
+		s.SetBlockShape(blockSortShapes[block])
+		msg := blockCases[kind].check(s, dev, r, blockShapes[shape], lengths[l], begin, begin+span, inPlace)
+		if msg != "" {
+			return fmt.Sprintf("block shape %+v: %s", blockSortShapes[block], msg)
+		}
+		return ""
 	}, gen.IntRange(0, len(blockCases)-1), gen.IntRange(0, len(lengths)-1), gen.IntRange(0, len(blockShapes)-1),
-		gen.IntRange(0, 40), gen.IntRange(0, 24), gen.Bool(), gen.UInt64()))
+		gen.IntRange(0, 40), gen.IntRange(0, 24), gen.IntRange(0, len(blockSortShapes)-1), gen.Bool(), gen.UInt64()))
 	props.TestingRun(t)
 }

@@ -20,6 +20,15 @@ func (s *Sorter) SetRadixShape(shape kernels.RadixShape) {
 	s.radixShape = shape
 }
 
+// SetBlockShape makes the radix sort sort up to shape.Tile() keys in one
+// block of the given shape, and more by its passes; the zero shape
+// restores the default.
+func (s *Sorter) SetBlockShape(shape kernels.RadixShape) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.blockShape = shape
+}
+
 // SetCountingAbove makes the cost model pick counting sort for more than
 // keys keys in ranges of up to upTo values, and the radix sort for up to
 // keys keys, so that the tests reach both with few keys.

@@ -11,6 +11,7 @@ import (
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // TestSortKeysPicksEveryAlgorithm checks, on the CPU device, that SortKeys
@@ -23,7 +24,8 @@ func TestSortKeysPicksEveryAlgorithm(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	s.SetCountingAbove(4096, 1<<12) // counting sort reached with 5000 keys of narrow ranges
+	s.SetBlockShape(kernels.RadixShape{Threads: 256, PerThread: 8, Bits: kernels.RadixBits}) // up to 2048 keys in one block
+	s.SetCountingAbove(4096, 1<<12)                                                          // counting sort reached with 5000 keys of narrow ranges
 	picked := map[string]int{}
 	props := gopter.NewProperties(proptest.Parameters(t, 30))
 	props.Property("SortKeys sorts", prop.ForAll(func(n int, rangeBits int, lo uint32, seed uint64) string {
@@ -77,7 +79,8 @@ func TestCostModelTable(t *testing.T) {
 		bins uint64
 		want string
 	}{
-		{1, 1 << 32, "block"}, {2048, 1 << 32, "block"}, {2049, 16, "radix"}, {1 << 16, 1 << 20, "radix"},
+		{1, 1 << 32, "block"}, {kernels.BlockSortMaxKeys, 1 << 32, "block"}, {kernels.BlockSortMaxKeys + 1, 16, "radix"},
+		{1 << 16, 1 << 20, "radix"},
 		{1<<16 + 1, 1 << 16, "radix"}, {1 << 20, 1 << 23, "radix"}, {1 << 20, 16, "radix"},
 		{1<<20 + 1, 16, "counting"}, {1 << 25, 1 << 16, "counting"}, {1 << 25, 1 << 30, "radix"},
 		{1 << 30, sorts.MaxBins + 1, "radix"}, {1 << 25, 1 << 23, "counting"}, {1 << 25, 1<<23 + 1, "radix"},

@@ -255,11 +255,8 @@ func (s *Sorter) radixEpochs(status *runtime.Buffer[uint64], passes int) (uint32
 // the output is the input and the passes that rank are odd in number).
 func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	n := j.keys.Len()
-	switch {
-	case n == 0:
+	if n == 0 {
 		return nil
-	case s.radixBlocks(n):
-		return radixBlockRun(s, j)
 	}
 	valueBytes := 0
 	switch j.mode {
@@ -267,6 +264,9 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		valueBytes = runtime.TypeOf[V]().Size()
 	case kernels.Positions:
 		valueBytes = 4
+	}
+	if shape, ok := s.blockShapeFor(runtime.TypeOf[K]().Size(), valueBytes, n); ok {
+		return radixBlockRun(s, j, shape)
 	}
 	shape := s.shapeFor(runtime.TypeOf[K]().Size(), valueBytes, n)
 	passes := shape.Passes(j.end - j.begin)

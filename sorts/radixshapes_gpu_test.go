@@ -2,6 +2,7 @@ package sorts_test
 
 import (
 	"cmp"
+	"errors"
 	"flag"
 	"math/rand/v2"
 	"slices"
@@ -170,5 +171,118 @@ func timeRadixShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 		}
 		t.Logf("radix %d keys of %d bits shape %dx%d/%d/window%d/blocks%d median_ms %.4f", len(keys), 8*unsafe.Sizeof(K(0)),
 			c[0], c[1], c[2], c[3], c[4], tm.median(t, run))
+	}
+}
+
+// blockShapeCandidates are the block sort shapes TestGPURadixBlockShapes
+// times: threads, keys per thread and digit bits (CUB's single-tile sort
+// takes 256 threads of 19 keys and 6-bit digits).
+var blockShapeCandidates = [][3]int{{128, 8, 8}, {128, 8, 6}, {256, 8, 8}, {256, 8, 6}, {256, 8, 5}, {128, 16, 8},
+	{128, 16, 6}, {256, 16, 8}, {256, 16, 6}, {256, 19, 6}, {512, 8, 8}, {512, 8, 6}, {512, 16, 8}, {512, 16, 6},
+	{1024, 8, 8}, {1024, 8, 6}, {1024, 16, 8}, {1024, 16, 6}, {512, 32, 6}}
+
+// TestGPURadixBlockShapes times, on the GPU and only with -radixshapes,
+// RadixSort of fresh random uint32 and uint64 keys over all their bits and
+// SortPairs of uint32 keys with uint32 values, at 2^10 to 2^15 keys, in
+// one block of each of blockShapeCandidates whose tile takes them (and
+// is at most 4 times their number), and by the passes, each result first
+// checked against Go. It logs one line per size and shape, "radix|pairs
+// <n> keys of <b> bits block|passes <threads>x<keys>/<bits> median_ms
+// <ms>"; it asserts nothing of the times.
+func TestGPURadixBlockShapes(t *testing.T) {
+	if !*radixShapes {
+		t.Skip("times the block sort's shapes only with -radixshapes")
+	}
+	g := openGPU(t)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 29))
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tm := newTimer(t, g)
+	for n := 1 << 10; n <= 1<<15; n *= 2 {
+		keys := make([]uint32, n)
+		wide := make([]uint64, n)
+		for i := range keys {
+			keys[i], wide[i] = r.Uint32(), r.Uint64()
+		}
+		timeBlockShapes(t, g, s, tm, keys, false)
+		timeBlockShapes(t, g, s, tm, keys, true)
+		timeBlockShapes(t, g, s, tm, wide, false)
+	}
+}
+
+// timeBlockShapes checks and times RadixSort of keys (SortPairs with their
+// positions as values when pairs) in one block of each candidate shape
+// that takes them, and by the passes.
+func timeBlockShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []K, pairs bool) {
+	n := len(keys)
+	values := make([]uint32, n)
+	for i := range values {
+		values[i] = uint32(i)
+	}
+	want := slices.Clone(values)
+	slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(keys[a], keys[b]) })
+	in, err := runtime.FromSlice(g, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Free()
+	vin, err := runtime.FromSlice(g, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vin.Free()
+	out, err := runtime.Alloc[K](g, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	vout, err := runtime.Alloc[uint32](g, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vout.Free()
+	what, run := "radix", func() error { return sorts.RadixSort(s, out, in) }
+	if pairs {
+		what, run = "pairs", func() error { return sorts.SortPairs(s, out, vout, in, vin) }
+	}
+	var shapes []kernels.RadixShape
+	for _, c := range blockShapeCandidates {
+		if c[0]*c[1] >= n && c[0]*c[1] <= 4*n {
+			shapes = append(shapes, kernels.RadixShape{Threads: c[0], PerThread: c[1], Bits: c[2]})
+		}
+	}
+	defer s.SetBlockShape(kernels.RadixShape{})
+	defer s.SetRadixShape(kernels.RadixShape{})
+	for i := range len(shapes) + 1 {
+		how, shape := "block", kernels.RadixShapeFor(int(unsafe.Sizeof(K(0))), 4, n)
+		if i < len(shapes) {
+			shape = shapes[i]
+			s.SetBlockShape(shape)
+		} else {
+			how = "passes"
+			s.SetBlockShape(kernels.RadixShape{})
+			s.SetRadixShape(shape)
+		}
+		if err := errors.Join(out.Fill(^K(0)), vout.Fill(0), run()); err != nil {
+			t.Errorf("%s of %d keys, %s %+v: %v", what, n, how, shape, err)
+			continue
+		}
+		got, err := out.ToSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := checkSorted(what, got, keys); msg != "" {
+			t.Fatalf("%s %+v: %s", how, shape, msg)
+		}
+		if gotValues, err := vout.ToSlice(); err != nil || pairs && !slices.Equal(gotValues, want) {
+			t.Fatalf("%s of %d keys, %s %+v: the values are not those of a stable sort by key (%v)", what, n, how, shape, err)
+		}
+		t.Logf("%s %d keys of %d bits %s %dx%d/%d median_ms %.4f", what, n, 8*unsafe.Sizeof(K(0)), how, shape.Threads,
+			shape.PerThread, shape.Bits, tm.median(t, run))
 	}
 }

@@ -51,9 +51,11 @@ type Sorter struct {
 	sc     scratch
 	papers papersFns // the papers' sorts' kernels, loaded by the first call of one
 	// radix holds the radix sort's kernels, loaded on first use;
-	// radixShape, when not zero, replaces the shape of their blocks.
+	// radixShape, when not zero, replaces the shape of their blocks, and
+	// blockShape, when not zero, the block sort's.
 	radix      map[radixKernelKey]runtime.Function
 	radixShape kernels.RadixShape
+	blockShape kernels.RadixShape
 	// costModel, when not nil, replaces countingLimits.
 	costModel []countingLimit
 	// radixLookBack is the state of the radix sort's look-back words.

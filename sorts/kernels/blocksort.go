@@ -13,35 +13,77 @@ import (
 // travel with their keys: each key carries the position it was loaded
 // from, and the values are read from there once the keys are sorted.
 
-// BlockSortMaxKeys is the most keys a block sort takes: blockSortThreads
-// threads holding blockSortPerThread keys each.
-const BlockSortMaxKeys = blockSortThreads * blockSortPerThread
+// BlockSortMaxKeys is the most uint32 keys (without values) a block sort
+// takes: the largest tile of radixBlockShapes for them.
+const BlockSortMaxKeys = 1 << 13
 
-// The block sort's shape: 256 threads of 8 keys.
-const (
-	blockSortThreads   = 256
-	blockSortPerThread = 8
-)
+// radixBlockShapes are the block sort's shapes by the size of the keys,
+// of the values (at most valueBytes; 4 for an argsort's positions) and
+// the number of keys (the shape's tile), rows of a size in increasing
+// tiles: the first row whose tile takes the keys sorts them. Measured on
+// an H200 (TestGPURadixBlockShapes, random keys over all their bits,
+// medians of 15 with the launch): a block's barriers and its counters'
+// scan grow with its threads, so that the fewest threads that hold the
+// keys in 8 or 16 registers are fastest, and 6-bit digits (CUB's
+// single-tile sort's) were slower at every size. uint32 keys: 2^11 keys
+// 256×8 15.9 µs (pairs 17.8) against 50.6 by the passes; 2^12 256×16
+// 20.7 (21.4) against 38.9; 2^13 512×16 26.8 (33.7) against 38.9; 2^14
+// 1024×16 47.5 against 39.7. uint64 keys: 2^10 128×8 21.3 against 24.2
+// for 256×8; 2^12 512×8 35.3 against 74.6; 2^13 512×16 54.7 against 79.4;
+// 2^14 1024×16 101.2 against 101.5. The values of a pair do not move
+// with their keys (they are read once, at the end), so that their size
+// does not change the shape.
+var radixBlockShapes = []struct {
+	keyBytes, valueBytes int
+	shape                RadixShape
+}{
+	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits}},
+	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 256, PerThread: 16, Bits: RadixBits}},
+	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 16, Bits: RadixBits}},
+	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 128, PerThread: 8, Bits: RadixBits}},
+	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits}},
+	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits}},
+	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 16, Bits: RadixBits}},
+}
 
-// RadixBlockKernel returns the kernel that sorts up to BlockSortMaxKeys
-// keys of type K in one block of one launch, by the bits [begin, end) of
-// their order-preserving form, as the radix sort (RadixPassKernel) does:
-// stable, keys that differ only outside those bits keep their order.
-// Its parameters are keysIn, keysOut (of keysIn's length; it may be
-// keysIn itself), then for Pairs valuesIn and valuesOut (of the keys'
-// length; valuesOut may be valuesIn itself), for Positions valuesOut (the
-// position in keysIn of each sorted key), then begin and end (0 <= begin
-// < end <= K's bits). Only the first min(len(keysIn), BlockSortMaxKeys)
-// keys are sorted: the host passes at most that many.
-func RadixBlockKernel[K Key, V Value](values RadixValues) *dsl.Kernel {
-	return withBits[K](func() *dsl.Kernel { return radixBlock[K, uint64, V](values) },
-		func() *dsl.Kernel { return radixBlock[K, uint32, V](values) })
+// RadixBlockShapeFor returns the shape of the block sort of n keys of
+// keyBytes bytes with values of valueBytes bytes (0 for keys alone, 4 for
+// an argsort's positions), and false when n keys are too many for one
+// block: then the radix sort's passes (RadixPassKernel) sort them faster.
+func RadixBlockShapeFor(keyBytes, valueBytes, n int) (RadixShape, bool) {
+	for _, r := range radixBlockShapes {
+		if r.keyBytes == keyBytes && valueBytes <= r.valueBytes && n <= r.shape.Tile() {
+			return r.shape, true
+		}
+	}
+	return RadixShape{}, false
+}
+
+// RadixBlockKernel returns the kernel that sorts up to shape.Tile() keys
+// of type K in one block of shape.Threads threads holding
+// shape.PerThread keys each, in digits of shape.Bits bits, by the bits
+// [begin, end) of their order-preserving form, as the radix sort
+// (RadixPassKernel) does: stable, keys that differ only outside those bits
+// keep their order. Its parameters are keysIn, keysOut (of keysIn's
+// length; it may be keysIn itself), then for Pairs valuesIn and valuesOut
+// (of the keys' length; valuesOut may be valuesIn itself), for Positions
+// valuesOut (the position in keysIn of each sorted key), then begin and
+// end (0 <= begin < end <= K's bits). Only the first min(len(keysIn),
+// shape.Tile()) keys are sorted: the host passes at most that many.
+// shape's Window and MinBlocks are ignored.
+func RadixBlockKernel[K Key, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
+	return withBits[K](func() *dsl.Kernel { return radixBlock[K, uint64, V](shape, values) },
+		func() *dsl.Kernel { return radixBlock[K, uint32, V](shape, values) })
 }
 
 // radixBlock is RadixBlockKernel with U the bits of K.
-func radixBlock[K Key, U uint32 | uint64, V Value](values RadixValues) *dsl.Kernel {
+func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
 	kb := bitsOf[K, U]()
-	k := dsl.NewKernel("radixBlock_"+keyName[K]()+valuesName[V](values), blockSortThreads)
+	threads := shape.Threads
+	if shape.Check() != nil {
+		threads = 256
+	}
+	k := dsl.NewKernel("radixBlock_"+keyName[K]()+valuesName[V](values), threads)
 	keysIn := dsl.Input[K](k, "keysIn")
 	keysOut := dsl.Output[K](k, "keysOut")
 	var valuesIn, valuesOut dsl.Array[V]
@@ -57,26 +99,31 @@ func radixBlock[K Key, U uint32 | uint64, V Value](values RadixValues) *dsl.Kern
 	end := dsl.Param[uint32](k, "end")
 	indexed := values != KeysOnly
 	k.Body(func(g *dsl.Grid) {
+		if err := shape.Check(); err != nil {
+			dsl.Let(g, dsl.Invalid[uint32]("RadixBlockKernel: "+err.Error()))
+			return
+		}
+		tile, per, bits := shape.Tile(), shape.PerThread, uint32(shape.Bits)
 		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
-			n := dsl.Let(b, keysIn.Len().Min(dsl.N(BlockSortMaxKeys))).Exp
-			keys := arrays.NewHeld[U](b, blockSortPerThread, n)
+			n := dsl.Let(b, keysIn.Len().Min(dsl.N(uint32(tile)))).Exp
+			keys := arrays.NewHeld[U](b, per, n)
 			keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return kb.load(keysIn.At(i)) }))
 			var from arrays.Held[uint32]
 			if indexed {
-				from = arrays.NewHeld[uint32](b, blockSortPerThread, n)
+				from = arrays.NewHeld[uint32](b, per, n)
 				from.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.U32 { return i }))
 			}
-			padded := arrays.BankPaddedLen(BlockSortMaxKeys)
+			padded := arrays.BankPaddedLen(tile)
 			sorted := dsl.Shared[U](b, padded)
 			var sortedFrom dsl.Array[uint32]
 			if indexed {
 				sortedFrom = dsl.Shared[uint32](b, padded)
 			}
-			passes := dsl.Let(b, dsl.CeilDiv(end.Sub(begin), dsl.N(RadixBits))).Exp
+			passes := dsl.Let(b, dsl.CeilDiv(end.Sub(begin), dsl.N(bits))).Exp
 			b.For(passes, func(b *dsl.Block, p dsl.U32) {
-				shift := dsl.Let(b, begin.Add(p.Mul(dsl.N(RadixBits)))).Exp
-				width := dsl.Let(b, end.Sub(shift).Min(dsl.N(RadixBits))).Exp
-				m := arrays.BlockMultisplitHeld(b, RadixBits, keys, func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) })
+				shift := dsl.Let(b, begin.Add(p.Mul(dsl.N(bits)))).Exp
+				width := dsl.Let(b, end.Sub(shift).Min(dsl.N(bits))).Exp
+				m := arrays.BlockMultisplitHeld(b, shape.Bits, keys, func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) })
 				ranks := m.HeldRanks(b)
 				keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
 				if indexed {
@@ -94,7 +141,7 @@ func radixBlock[K Key, U uint32 | uint64, V Value](values RadixValues) *dsl.Kern
 			case Pairs:
 				// Every value is read before any is written: valuesOut may
 				// be valuesIn.
-				moved := arrays.NewHeld[V](b, blockSortPerThread, n)
+				moved := arrays.NewHeld[V](b, per, n)
 				moved.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[V] {
 					return valuesIn.At(sortedFrom.At(arrays.BankPadded(i)))
 				}))

@@ -27,8 +27,8 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 		t.Fatal(err)
 	}
 	ks := []*dsl.Kernel{kernels.GlobalHistogramWarpKernel(),
-		kernels.GlobalOccursWarpKernel(), kernels.RadixBlockKernel[uint32, uint32](kernels.KeysOnly),
-		kernels.RadixBlockKernel[float64, int64](kernels.Pairs)}
+		kernels.GlobalOccursWarpKernel(), kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly),
+		kernels.RadixBlockKernel[float64, int64](blockShape, kernels.Pairs)}
 	windowed := kernels.RadixShapeFor(4, 4, 1<<25)
 	windowed.Window = 8
 	ks = append(ks, kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 0, 1<<25), kernels.KeysOnly),

@@ -37,8 +37,8 @@ func TestEveryKernelBuilds(t *testing.T) {
 		kernels.RangeKernel(), kernels.GlobalOccursKernel(), kernels.PopcountKernel(), kernels.BitsReconstructKernel(),
 		kernels.TileStartsKernel(), kernels.TileReconstructKernel(), kernels.TileTotalsKernel(), kernels.TileScanKernel(),
 		kernels.GlobalHistogramWarpKernel(), kernels.GlobalOccursWarpKernel(), kernels.BitsReconstructWarpKernel(),
-		kernels.RadixBlockKernel[uint32, uint32](kernels.KeysOnly), kernels.RadixBlockKernel[float64, float32](kernels.Pairs),
-		kernels.RadixBlockKernel[int32, uint32](kernels.Positions)}
+		kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly), kernels.RadixBlockKernel[float64, float32](blockShape, kernels.Pairs),
+		kernels.RadixBlockKernel[int32, uint32](blockShape, kernels.Positions)}
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)
 	if len(kernels.SharedHistogramKernels()) != len(kernels.HistogramShapes()) || len(kernels.SharedOccursKernels()) != len(kernels.BitsShapes()) {

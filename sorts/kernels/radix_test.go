@@ -112,3 +112,61 @@ func TestRadixShapesForEverySize(t *testing.T) {
 		}
 	}
 }
+
+// blockShape is a block sort shape of the package's tests.
+var blockShape = kernels.RadixShape{Threads: 256, PerThread: 8, Bits: kernels.RadixBits}
+
+// TestRadixBlockShapesForEverySize checks RadixBlockShapeFor for keys of 4
+// and 8 bytes, alone or with values of 4 or 8 bytes: a valid shape whose
+// tile takes the keys, up to a largest count past which it declines
+// (BlockSortMaxKeys for uint32 keys alone); and that the kernels of every
+// shape build.
+func TestRadixBlockShapesForEverySize(t *testing.T) {
+	var counts []int // 1, 2, 3, then each power of two up to 2^16 and its neighbours
+	for p := 2; p <= 1<<16; p *= 2 {
+		counts = append(counts, p-1, p, p+1)
+	}
+	for _, keyBytes := range []int{4, 8} {
+		for _, valueBytes := range []int{0, 4, 8} {
+			largest, declined := 0, 0
+			for _, n := range counts {
+				shape, ok := kernels.RadixBlockShapeFor(keyBytes, valueBytes, n)
+				if !ok {
+					declined = max(declined, n)
+					continue
+				}
+				if declined != 0 {
+					t.Errorf("keys of %d bytes, values of %d: %d sort in one block, %d do not", keyBytes, valueBytes, n, declined)
+				}
+				largest = n
+				if err := shape.Check(); err != nil || shape.Tile() < n {
+					t.Errorf("%d keys of %d bytes, values of %d: shape %+v (%v)", n, keyBytes, valueBytes, shape, err)
+					continue
+				}
+				var k *dsl.Kernel
+				switch {
+				case keyBytes == 4 && valueBytes == 0:
+					k = kernels.RadixBlockKernel[uint32, uint32](shape, kernels.KeysOnly)
+				case keyBytes == 4:
+					k = kernels.RadixBlockKernel[float32, int64](shape, kernels.Pairs)
+				case valueBytes == 0:
+					k = kernels.RadixBlockKernel[int64, uint64](shape, kernels.KeysOnly)
+				default:
+					k = kernels.RadixBlockKernel[uint64, float64](shape, kernels.Pairs)
+				}
+				if _, err := k.Build(); err != nil {
+					t.Errorf("%d keys of %d bytes, values of %d, shape %+v: %v", n, keyBytes, valueBytes, shape, err)
+				}
+			}
+			if largest == 0 || largest >= 1<<16 {
+				t.Errorf("keys of %d bytes, values of %d: the block sort takes up to %d keys", keyBytes, valueBytes, largest)
+			}
+		}
+	}
+	if _, ok := kernels.RadixBlockShapeFor(4, 0, kernels.BlockSortMaxKeys); !ok {
+		t.Errorf("BlockSortMaxKeys (%d) uint32 keys do not sort in one block", kernels.BlockSortMaxKeys)
+	}
+	if _, ok := kernels.RadixBlockShapeFor(4, 0, kernels.BlockSortMaxKeys+1); ok {
+		t.Errorf("BlockSortMaxKeys+1 (%d) uint32 keys sort in one block", kernels.BlockSortMaxKeys+1)
+	}
+}
