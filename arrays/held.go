@@ -126,6 +126,48 @@ func (h Held[T]) Push() Push[*dsl.Block, T] {
 	}}
 }
 
+// Uniform returns, in every thread of the block, f of the first held
+// element and whether f gives that value for every held element (true
+// when none is held): each warp compares its elements' values with its
+// first one's by a vote, and the warps' first values and verdicts meet in
+// shared memory, one barrier later. A tile of keys that all have one
+// digit, for example, needs no ranking.
+func (h Held[T]) Uniform(b *dsl.Block, f func(dsl.Exp[T]) dsl.U32) (dsl.U32, dsl.Bool) {
+	msg := h.invalid("Uniform")
+	if msg == "" && f == nil {
+		msg = "Uniform with a nil function: give a function of an element to a U32"
+	}
+	if msg != "" {
+		dsl.Let(b, dsl.Invalid[uint32](msg))
+		return dsl.Invalid[uint32](msg), dsl.Invalid[bool](msg)
+	}
+	warps := h.threads / ir.WarpSize
+	firsts, agree := dsl.Shared[uint32](b, warps), dsl.Shared[uint32](b, warps)
+	b.ForAll(dsl.N(uint32(h.threads)), func(t *dsl.Thread, tid dsl.U32) {
+		// Lane 0's first slot holds the warp's first element.
+		first := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, f(h.Slot(0)), dsl.N(0)))
+		same := dsl.Let(t, dsl.Lit(true))
+		h.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
+			same.Set(same.And(valid.Not().Or(f(h.Slot(j)).Eq(first.Exp))))
+		})
+		all := dsl.All(t, same.Exp)
+		t.If(dsl.LaneOf(tid).Eq(dsl.N(0)), func(t *dsl.Thread) {
+			w := dsl.WarpOf(tid)
+			firsts.Store(t, w, first.Exp)
+			agree.Store(t, w, dsl.Select(all, dsl.N(1), dsl.N(0)))
+		})
+	})
+	b.Sync()
+	value := dsl.Let(b, firsts.At(dsl.N(0))).Exp
+	same := dsl.Let(b, dsl.Lit(true))
+	for w := range warps {
+		holds := dsl.N(uint32(w * ir.WarpSize * h.per)).Lt(h.n)
+		agreed := agree.At(dsl.N(uint32(w))).Eq(dsl.N(1)).And(firsts.At(dsl.N(uint32(w))).Eq(value))
+		same.Set(same.And(holds.Not().Or(agreed)))
+	}
+	return value, same.Exp
+}
+
 // ScatterBy returns the array that puts each held element at the index
 // that ranks holds for it (a permutation of 0..Len-1, as
 // Multisplit.HeldRanks gives): a Push array of the block, each thread

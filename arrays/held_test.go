@@ -113,8 +113,9 @@ func TestMultisplitHeldEqualsCountingSort(t *testing.T) {
 	props.TestingRun(t)
 }
 
-// TestGPUHeld compares heldKernel and the multisplit of held keys on the
-// GPU with the evaluator and with Go, on fresh random keys.
+// TestGPUHeld compares heldKernel, the multisplit of held keys and
+// Held.Uniform on the GPU with the evaluator and with Go, on fresh random
+// keys.
 func TestGPUHeld(t *testing.T) {
 	gpu := openGPU(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 13))
@@ -141,5 +142,97 @@ func TestGPUHeld(t *testing.T) {
 		if d := checkTiledMultisplit(gpu, c.threads, bits, c.threads*c.per, fromHeld, keys); d != "" {
 			t.Errorf("multisplit of %s by %d bits: %s", what, bits, d)
 		}
+		for _, odd := range []int{0, 1 + r.IntN(n)} {
+			if d := checkUniform(gpu, c.threads, c.per, 15, uniformKeys(r, n, odd)); d != "" {
+				t.Errorf("Uniform of %s: %s", what, d)
+			}
+		}
 	}
+}
+
+// uniformKernel returns a kernel whose blocks each hold a tile of per keys
+// per thread of the input (the last tile partial) and write, for their
+// tile, the low bits of its first key and whether every key's low bits
+// are the same (Held.Uniform with f = key & mask).
+func uniformKernel(threads, per int, mask uint32) *dsl.Kernel {
+	k := dsl.NewKernel("uniform", threads)
+	in := dsl.Input[uint32](k, "input")
+	values, same := dsl.Output[uint32](k, "values"), dsl.Output[uint32](k, "same")
+	tile := dsl.N(uint32(threads * per))
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.CeilDiv(in.Len(), tile), func(b *dsl.Block, bid dsl.U32) {
+			first := dsl.Let(b, bid.Mul(tile))
+			keys := arrays.NewHeld[uint32](b, per, tile.Min(in.Len().Sub(first.Exp)))
+			keys.Load(b, arrays.Drop(first.Exp, arrays.FromArray(in)))
+			value, uniform := keys.Uniform(b, func(k dsl.U32) dsl.U32 { return k.And(dsl.N(mask)) })
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
+				values.Store(t, bid, value)
+				same.Store(t, bid, dsl.Select(uniform, dsl.N(1), dsl.N(0)))
+			})
+		})
+	})
+	return k
+}
+
+// checkUniform runs uniformKernel on dev over in and returns how it
+// differs from Go, or "".
+func checkUniform(dev runtime.Device, threads, per int, mask uint32, in []uint32) string {
+	tile := threads * per
+	tiles := (len(in) + tile - 1) / tile
+	got, err := run(dev, uniformKernel(threads, per, mask), in, tiles, tiles)
+	if err != nil {
+		return err.Error()
+	}
+	for b := range tiles {
+		keys := in[b*tile : min(len(in), (b+1)*tile)]
+		same := uint32(1)
+		for _, k := range keys {
+			if k&mask != keys[0]&mask {
+				same = 0
+			}
+		}
+		if got[0][b] != keys[0]&mask || got[1][b] != same {
+			return fmt.Sprintf("tile %d of %d keys: value %d same %d, want %d and %d", b, len(keys), got[0][b], got[1][b],
+				keys[0]&mask, same)
+		}
+	}
+	return ""
+}
+
+// uniformKeys returns n keys whose low 4 bits are those of the first
+// except, when odd is set, at position odd-1.
+func uniformKeys(r *rand.Rand, n, odd int) []uint32 {
+	low := r.Uint32() & 15
+	keys := make([]uint32, n)
+	for i := range keys {
+		keys[i] = r.Uint32()&^15 | low
+	}
+	if odd > 0 && odd <= n {
+		keys[odd-1] ^= 1 + r.Uint32()%15
+	}
+	return keys
+}
+
+// TestHeldUniform checks Held.Uniform against Go on tiles whose keys'
+// low 4 bits are all the same but for at most one key anywhere in the
+// tile (its first, last, or any), in blocks of 1 to 8 warps of 1 to 9
+// keys each, with partial last tiles and warps that hold nothing.
+func TestHeldUniform(t *testing.T) {
+	dev := runtime.CPU()
+	props := gopter.NewProperties(proptest.Parameters(t, 40))
+	props.Property("Uniform is whether every held key has the first's low bits", prop.ForAll(
+		func(warps, per, n, odd int, seed uint64) string {
+			threads := warps * ir.WarpSize
+			n = 1 + n%(2*threads*per)
+			if odd%2 == 0 { // every other tile uniform
+				odd = 0
+			}
+			keys := uniformKeys(rand.New(rand.NewPCG(seed, 3)), n, odd/2%(n+1))
+			if msg := checkUniform(dev, threads, per, 15, keys); msg != "" {
+				return fmt.Sprintf("%d threads of %d, %d keys: %s", threads, per, n, msg)
+			}
+			return ""
+		},
+		gen.IntRange(1, 8), gen.IntRange(1, 9), gen.IntRange(0, 1<<13), gen.IntRange(0, 1<<13), gen.UInt64()))
+	props.TestingRun(t)
 }
