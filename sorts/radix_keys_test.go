@@ -400,3 +400,55 @@ func TestRadixPassesOfOneDigit(t *testing.T) {
 		}
 	}
 }
+
+// runKeys returns n keys of K in runs of 50 to 400 equal keys, the runs'
+// keys random (special keys mixed in).
+func runKeys[K sorts.Key](r *rand.Rand, n int) []K {
+	values := randomKeys[K](r, n/50+1, false)
+	keys := make([]K, 0, n)
+	for v := 0; len(keys) < n; v++ {
+		for range min(50+r.IntN(351), n-len(keys)) {
+			keys = append(keys, values[v])
+		}
+	}
+	return keys
+}
+
+// checkOneDigitTiles sorts keys of K in long runs, and the same keys
+// sorted, by RadixSort, SortPairs and Argsort, and compares them with Go.
+func checkOneDigitTiles[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, r *rand.Rand) {
+	for _, n := range []int{129, 1000, 3000} {
+		keys := runKeys[K](r, n)
+		for _, order := range []string{"runs", "sorted runs"} {
+			if order == "sorted runs" {
+				keys = sortedRef(keys)
+			}
+			where := fmt.Sprintf("%d %T keys in %s", n, keys[0], order)
+			got, err := radixSorted(s, dev, keys)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if msg := sameBits("RadixSort of "+where, got, sortedRef(keys)); msg != "" {
+				t.Error(msg)
+			}
+			checkPairs[K, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) })
+			checkPairs[K, float64](t, s, dev, where, keys, func(i int) float64 { return float64(i) + 0.5 })
+			checkArgsort(t, s, dev, where, keys)
+		}
+	}
+}
+
+// TestRadixTilesOfOneDigit checks the radix sort of keys in long runs of
+// equal keys, in tiles of 128 keys, where after the first pass most tiles
+// hold keys of one digit and move without ranking: keys alone, pairs and
+// argsort, of 32- and 64-bit keys.
+func TestRadixTilesOfOneDigit(t *testing.T) {
+	s, dev := smallTiles(t)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 31))
+	checkOneDigitTiles[uint32](t, s, dev, r)
+	checkOneDigitTiles[float32](t, s, dev, r)
+	checkOneDigitTiles[int64](t, s, dev, r)
+	checkOneDigitTiles[float64](t, s, dev, r)
+}

@@ -598,27 +598,31 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		alt := radixSource[K, V]{key: keysAlt.At, value: valuesAlt.At, position: positionsAlt.At}
 		toOut := radixDestination[K, V]{keys: keysOut, values: valuesOut, positions: positionsOut}
 		toAlt := radixDestination[K, V]{keys: keysAlt, values: valuesAlt, positions: positionsAlt}
-		// sortTile moves the count keys of tile from first to where the
-		// pass puts them, given the pass's row of the histogram.
-		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
-			// The tile's keys, held in the threads' registers until they
-			// move to their ranks.
-			keys := arrays.NewHeld[U](b, shape.PerThread, count)
-			bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
-				keys.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[U] { return kb.load(src.key(first.Add(i))) }))
-			})
-			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
+		// loadValues reads the tile's values (an argsort's positions) into
+		// registers, held as the keys are.
+		loadValues := func(b *dsl.Block, first, count dsl.U32) (arrays.Held[V], arrays.Held[uint32]) {
+			var heldValues arrays.Held[V]
+			var heldPositions arrays.Held[uint32]
+			switch values {
+			case Pairs:
+				heldValues = arrays.NewHeld[V](b, shape.PerThread, count)
+				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
+					heldValues.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[V] { return src.value(first.Add(i)) }))
+				})
+			case Positions:
+				heldPositions = arrays.NewHeld[uint32](b, shape.PerThread, count)
+				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
+					heldPositions.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.U32 { return src.position(first.Add(i)) }))
+				})
+			}
+			return heldValues, heldPositions
+		}
+		// rankTile moves the count keys of tile from first, held in keys,
+		// to their ranks and from there to where the pass puts them, given
+		// the digits' global offsets.
+		rankTile := func(b *dsl.Block, keys arrays.Held[U], digitOf func(dsl.Exp[U]) dsl.U32, tile, first, count dsl.U32,
+			global dsl.Array[uint32]) {
 			m := arrays.BlockMultisplitHeld(b, shape.Bits, keys, digitOf)
-			// The first tile finds each digit's global offset (the exclusive
-			// scan of the pass's row of the histogram) and seeds the
-			// look-back with it, so that every tile's look-back gives the
-			// number of keys before its own of each digit, in the whole
-			// output.
-			global := dsl.Shared[uint32](b, int(digits))
-			b.If(tile.Eq(dsl.N(0)), func(b *dsl.Block) {
-				arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), row).Run(b, global.Store)
-				b.Sync()
-			})
 			// The tile's counts are published now, and the walk back over
 			// the tiles before waits until the keys have moved to their
 			// ranks in shared memory, which needs no global offset: by then
@@ -639,21 +643,14 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
 			var sortedValues dsl.Array[V]
 			var sortedPositions dsl.Array[uint32]
+			heldValues, heldPositions := loadValues(b, first, count)
 			switch values {
 			case Pairs:
-				held := arrays.NewHeld[V](b, shape.PerThread, count)
-				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
-					held.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[V] { return src.value(first.Add(i)) }))
-				})
 				sortedValues = dsl.Shared[V](b, padded)
-				held.ScatterBy(ranks).Run(b, paddedWriter(sortedValues))
+				heldValues.ScatterBy(ranks).Run(b, paddedWriter(sortedValues))
 			case Positions:
-				held := arrays.NewHeld[uint32](b, shape.PerThread, count)
-				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
-					held.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.U32 { return src.position(first.Add(i)) }))
-				})
 				sortedPositions = dsl.Shared[uint32](b, padded)
-				held.ScatterBy(ranks).Run(b, paddedWriter(sortedPositions))
+				heldPositions.ScatterBy(ranks).Run(b, paddedWriter(sortedPositions))
 			}
 			before := published.Prefixes(b, max(shape.Window, 1))
 			// base[d] + j is where the tile's j-th key in digit order goes,
@@ -676,6 +673,51 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 					}
 				})
 			})
+		}
+		// moveTile moves the count keys of tile from first, held in keys
+		// and all of digit only, to that digit's place in their order.
+		moveTile := func(b *dsl.Block, keys arrays.Held[U], only, tile, first, count dsl.U32, global dsl.Array[uint32]) {
+			counts := arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 { return dsl.Select(d.Eq(only), count, dsl.N(0)) })
+			published := arrays.LookBackPublish(b, dsl.U32.Add, dsl.N(0), arrays.FromArray(global), status, epoch, tile, counts)
+			heldValues, heldPositions := loadValues(b, first, count)
+			at := published.Prefixes(b, max(shape.Window, 1)).At(only)
+			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
+				keys.Push().Run(b, func(t *dsl.Thread, j dsl.U32, u dsl.Exp[U]) { dst.keys.Store(t, at.Add(j), kb.store(u)) })
+				switch values {
+				case Pairs:
+					heldValues.Push().Run(b, func(t *dsl.Thread, j dsl.U32, v dsl.Exp[V]) { dst.values.Store(t, at.Add(j), v) })
+				case Positions:
+					heldPositions.Push().Run(b, func(t *dsl.Thread, j, p dsl.U32) { dst.positions.Store(t, at.Add(j), p) })
+				}
+			})
+		}
+		// sortTile moves the count keys of tile from first to where the
+		// pass puts them, given the pass's row of the histogram.
+		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
+			// The tile's keys, held in the threads' registers until they
+			// move.
+			keys := arrays.NewHeld[U](b, shape.PerThread, count)
+			bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
+				keys.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[U] { return kb.load(src.key(first.Add(i))) }))
+			})
+			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
+			// The first tile finds each digit's global offset (the exclusive
+			// scan of the pass's row of the histogram) and seeds the
+			// look-back with it, so that every tile's look-back gives the
+			// number of keys before its own of each digit, in the whole
+			// output.
+			global := dsl.Shared[uint32](b, int(digits))
+			b.If(tile.Eq(dsl.N(0)), func(b *dsl.Block) {
+				arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), row).Run(b, global.Store)
+				b.Sync()
+			})
+			// A tile whose keys all have one digit (runs of equal keys, or
+			// bits that vary only from tile to tile) keeps its order: it is
+			// not ranked, and moves from the registers straight to its
+			// digit's place, as CUB's Onesweep short-circuits such a tile.
+			only, oneDigit := keys.Uniform(b, digitOf)
+			b.IfElse(oneDigit, func(b *dsl.Block) { moveTile(b, keys, only, tile, first, count, global) },
+				func(b *dsl.Block) { rankTile(b, keys, digitOf, tile, first, count, global) })
 		}
 		tileCount := dsl.CeilDiv(n, dsl.N(tileLen))
 		g.ForAllBlocks(tileCount, func(b *dsl.Block, bid dsl.U32) {
