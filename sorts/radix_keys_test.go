@@ -289,14 +289,16 @@ func TestRadixKeyTypes(t *testing.T) {
 	defer block.Close()
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	lengths := []int{1, 2, 129, 300}
-	for _, s := range []*sorts.Sorter{tiled, block} {
-		checkKeyType[uint32](t, s, dev, lengths, seed)
-		checkKeyType[int32](t, s, dev, lengths, seed)
-		checkKeyType[float32](t, s, dev, lengths, seed)
-		checkKeyType[uint64](t, s, dev, lengths, seed)
-		checkKeyType[int64](t, s, dev, lengths, seed)
-		checkKeyType[float64](t, s, dev, lengths, seed)
+	for _, c := range []struct {
+		s       *sorts.Sorter
+		lengths []int
+	}{{tiled, []int{1, 2, 129, 300}}, {block, []int{2, 300}}} {
+		checkKeyType[uint32](t, c.s, dev, c.lengths, seed)
+		checkKeyType[int32](t, c.s, dev, c.lengths, seed)
+		checkKeyType[float32](t, c.s, dev, c.lengths, seed)
+		checkKeyType[uint64](t, c.s, dev, c.lengths, seed)
+		checkKeyType[int64](t, c.s, dev, c.lengths, seed)
+		checkKeyType[float64](t, c.s, dev, c.lengths, seed)
 	}
 }
 
@@ -417,7 +419,7 @@ func runKeys[K sorts.Key](r *rand.Rand, n int) []K {
 // checkOneDigitTiles sorts keys of K in long runs, and the same keys
 // sorted, by RadixSort, SortPairs and Argsort, and compares them with Go.
 func checkOneDigitTiles[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, r *rand.Rand) {
-	for _, n := range []int{129, 1000, 3000} {
+	for _, n := range []int{129, 1500} {
 		keys := runKeys[K](r, n)
 		for _, order := range []string{"runs", "sorted runs"} {
 			if order == "sorted runs" {
@@ -441,14 +443,12 @@ func checkOneDigitTiles[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.
 // TestRadixTilesOfOneDigit checks the radix sort of keys in long runs of
 // equal keys, in tiles of 128 keys, where after the first pass most tiles
 // hold keys of one digit and move without ranking: keys alone, pairs and
-// argsort, of 32- and 64-bit keys.
+// argsort, of uint32 and float64 keys.
 func TestRadixTilesOfOneDigit(t *testing.T) {
 	s, dev := smallTiles(t)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 31))
 	checkOneDigitTiles[uint32](t, s, dev, r)
-	checkOneDigitTiles[float32](t, s, dev, r)
-	checkOneDigitTiles[int64](t, s, dev, r)
 	checkOneDigitTiles[float64](t, s, dev, r)
 }
