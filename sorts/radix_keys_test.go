@@ -403,24 +403,25 @@ func TestRadixPassesOfOneDigit(t *testing.T) {
 	}
 }
 
-// runKeys returns n keys of K in runs of 50 to 400 equal keys, the runs'
-// keys random (special keys mixed in).
-func runKeys[K sorts.Key](r *rand.Rand, n int) []K {
-	values := randomKeys[K](r, n/50+1, false)
+// runKeys returns n keys of K in runs of shortest to 8 × shortest equal
+// keys, the runs' keys random (special keys mixed in).
+func runKeys[K sorts.Key](r *rand.Rand, n, shortest int) []K {
+	values := randomKeys[K](r, n/shortest+1, false)
 	keys := make([]K, 0, n)
 	for v := 0; len(keys) < n; v++ {
-		for range min(50+r.IntN(351), n-len(keys)) {
+		for range min(shortest+r.IntN(7*shortest+1), n-len(keys)) {
 			keys = append(keys, values[v])
 		}
 	}
 	return keys
 }
 
-// checkOneDigitTiles sorts keys of K in long runs, and the same keys
-// sorted, by RadixSort, SortPairs and Argsort, and compares them with Go.
-func checkOneDigitTiles[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, r *rand.Rand) {
-	for _, n := range []int{129, 1500} {
-		keys := runKeys[K](r, n)
+// checkOneDigitTiles sorts n keys of K in runs of at least shortest equal
+// keys, and the same keys sorted, by RadixSort, SortPairs and Argsort,
+// for each n of lengths, and compares them with Go.
+func checkOneDigitTiles[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, r *rand.Rand, lengths []int, shortest int) {
+	for _, n := range lengths {
+		keys := runKeys[K](r, n, shortest)
 		for _, order := range []string{"runs", "sorted runs"} {
 			if order == "sorted runs" {
 				keys = sortedRef(keys)
@@ -449,6 +450,28 @@ func TestRadixTilesOfOneDigit(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 31))
-	checkOneDigitTiles[uint32](t, s, dev, r)
-	checkOneDigitTiles[float64](t, s, dev, r)
+	checkOneDigitTiles[uint32](t, s, dev, r, []int{129, 1500}, 50)
+	checkOneDigitTiles[float64](t, s, dev, r, []int{129, 1500}, 50)
+}
+
+// TestGPURadixTilesOfOneDigit is TestRadixTilesOfOneDigit on the GPU on
+// fresh random keys: 2^20+7 and 3·2^18 keys of every key type in runs of
+// 2^12 to 2^15 equal keys, longer than the tiles of 4096 keys.
+func TestGPURadixTilesOfOneDigit(t *testing.T) {
+	g := openGPU(t)
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 37))
+	lengths := []int{1<<20 + 7, 3 << 18}
+	checkOneDigitTiles[uint32](t, s, g, r, lengths, 1<<12)
+	checkOneDigitTiles[int32](t, s, g, r, lengths, 1<<12)
+	checkOneDigitTiles[float32](t, s, g, r, lengths, 1<<12)
+	checkOneDigitTiles[uint64](t, s, g, r, lengths, 1<<12)
+	checkOneDigitTiles[int64](t, s, g, r, lengths, 1<<12)
+	checkOneDigitTiles[float64](t, s, g, r, lengths, 1<<12)
 }
