@@ -81,6 +81,55 @@ func TestUniqueKernelsBuild(t *testing.T) {
 	}
 }
 
+// sizedKernels builds a kernel of a shape for keys of 4 or 8 bytes, alone
+// or with values: keys4 and pairs4 for 4-byte keys, keys8 and pairs8 for
+// 8-byte keys.
+type sizedKernels struct {
+	keys4, pairs4, keys8, pairs8 func(kernels.RadixShape) *dsl.Kernel
+}
+
+// of returns the kernel of shape for keys of keyBytes bytes with values of
+// valueBytes bytes (0: none).
+func (sk sizedKernels) of(keyBytes, valueBytes int, shape kernels.RadixShape) *dsl.Kernel {
+	build := map[[2]bool]func(kernels.RadixShape) *dsl.Kernel{
+		{false, false}: sk.keys4, {false, true}: sk.pairs4, {true, false}: sk.keys8, {true, true}: sk.pairs8,
+	}[[2]bool{keyBytes == 8, valueBytes > 0}]
+	return build(shape)
+}
+
+// passKernels are the pass kernels TestRadixShapesForEverySize builds.
+var passKernels = sizedKernels{
+	keys4: func(sh kernels.RadixShape) *dsl.Kernel {
+		return kernels.RadixPassKernel[uint32, uint32](sh, kernels.KeysOnly)
+	},
+	pairs4: func(sh kernels.RadixShape) *dsl.Kernel {
+		return kernels.RadixPassKernel[uint32, uint64](sh, kernels.Pairs)
+	},
+	keys8: func(sh kernels.RadixShape) *dsl.Kernel {
+		return kernels.RadixPassKernel[uint64, uint64](sh, kernels.KeysOnly)
+	},
+	pairs8: func(sh kernels.RadixShape) *dsl.Kernel {
+		return kernels.RadixPassKernel[uint64, uint64](sh, kernels.Pairs)
+	},
+}
+
+// blockKernels are the block sort kernels TestRadixBlockShapesForEverySize
+// builds.
+var blockKernels = sizedKernels{
+	keys4: func(sh kernels.RadixShape) *dsl.Kernel {
+		return kernels.RadixBlockKernel[uint32, uint32](sh, kernels.KeysOnly)
+	},
+	pairs4: func(sh kernels.RadixShape) *dsl.Kernel {
+		return kernels.RadixBlockKernel[float32, int64](sh, kernels.Pairs)
+	},
+	keys8: func(sh kernels.RadixShape) *dsl.Kernel {
+		return kernels.RadixBlockKernel[int64, uint64](sh, kernels.KeysOnly)
+	},
+	pairs8: func(sh kernels.RadixShape) *dsl.Kernel {
+		return kernels.RadixBlockKernel[uint64, float64](sh, kernels.Pairs)
+	},
+}
+
 // TestRadixShapesForEverySize checks that the shape RadixShapeFor gives
 // keys of 4 and 8 bytes, alone or with values of 4 or 8 bytes, is valid
 // for any count of keys, on either side of each count where it changes,
@@ -94,18 +143,7 @@ func TestRadixShapesForEverySize(t *testing.T) {
 					t.Errorf("%d keys of %d bytes, values of %d: %v", n, keyBytes, valueBytes, err)
 					continue
 				}
-				var k *dsl.Kernel
-				switch {
-				case keyBytes == 4 && valueBytes == 0:
-					k = kernels.RadixPassKernel[uint32, uint32](shape, kernels.KeysOnly)
-				case keyBytes == 4:
-					k = kernels.RadixPassKernel[uint32, uint64](shape, kernels.Pairs)
-				case valueBytes == 0:
-					k = kernels.RadixPassKernel[uint64, uint64](shape, kernels.KeysOnly)
-				default:
-					k = kernels.RadixPassKernel[uint64, uint64](shape, kernels.Pairs)
-				}
-				if _, err := k.Build(); err != nil {
+				if _, err := passKernels.of(keyBytes, valueBytes, shape).Build(); err != nil {
 					t.Errorf("%d keys of %d bytes, values of %d, shape %+v: %v", n, keyBytes, valueBytes, shape, err)
 				}
 			}
@@ -143,18 +181,7 @@ func TestRadixBlockShapesForEverySize(t *testing.T) {
 					t.Errorf("%d keys of %d bytes, values of %d: shape %+v (%v)", n, keyBytes, valueBytes, shape, err)
 					continue
 				}
-				var k *dsl.Kernel
-				switch {
-				case keyBytes == 4 && valueBytes == 0:
-					k = kernels.RadixBlockKernel[uint32, uint32](shape, kernels.KeysOnly)
-				case keyBytes == 4:
-					k = kernels.RadixBlockKernel[float32, int64](shape, kernels.Pairs)
-				case valueBytes == 0:
-					k = kernels.RadixBlockKernel[int64, uint64](shape, kernels.KeysOnly)
-				default:
-					k = kernels.RadixBlockKernel[uint64, float64](shape, kernels.Pairs)
-				}
-				if _, err := k.Build(); err != nil {
+				if _, err := blockKernels.of(keyBytes, valueBytes, shape).Build(); err != nil {
 					t.Errorf("%d keys of %d bytes, values of %d, shape %+v: %v", n, keyBytes, valueBytes, shape, err)
 				}
 			}
