@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // csvHeader is the header line of the benchmark's CSV, the baseline's and
@@ -135,6 +136,11 @@ func parseRow(rec []string) (row, error) {
 	}
 	if r.dist == "" || r.method == "" {
 		return row{}, errors.New("empty dist or method")
+	}
+	for _, name := range []string{r.dist, r.method} {
+		if strings.ContainsFunc(name, unicode.IsControl) {
+			return row{}, fmt.Errorf("name %q holds a control character", name)
+		}
 	}
 	for i, dst := range []*float64{&r.medianMS, &r.minMS, &r.maxMS} {
 		if *dst, err = strconv.ParseFloat(rec[3+i], 64); err != nil || *dst < 0 || math.IsInf(*dst, 0) || math.IsNaN(*dst) {

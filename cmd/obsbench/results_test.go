@@ -54,6 +54,8 @@ func TestReadCSVRejectsBadInput(t *testing.T) {
 		"not a number": csvHeader + "\n4,T4,memcpy,NaN,1,1,15\n",
 		"runs":         csvHeader + "\n4,T4,memcpy,1,1,1,0\n",
 		"method":       csvHeader + "\n4,T4,,1,1,1,15\n",
+		"line break":   csvHeader + "\n4,\"T\r\r\n4\",memcpy,1,1,1,15\n",
+		"tab":          csvHeader + "\n4,T4,mem\tcpy,1,1,1,15\n",
 	} {
 		if rows, err := readCSV(strings.NewReader(text)); err == nil {
 			t.Errorf("%s: read %v, want an error", name, rows)
