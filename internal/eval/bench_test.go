@@ -30,6 +30,21 @@ func BenchmarkLaunch4096(b *testing.B) {
 	}
 }
 
+// BenchmarkProgramLaunch4096 is BenchmarkLaunch4096 with the kernel
+// compiled once: what a launch costs besides its compilation.
+func BenchmarkProgramLaunch4096(b *testing.B) {
+	p, err := Compile(addThroughSharedKernel())
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, out := iota32(4096), NewBuffer(ir.Uint32, 4096)
+	for b.Loop() {
+		if err := p.Launch(Config{Blocks: 16}, bufArgs(in, out)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestLaunchTiming(t *testing.T) {
 	k, in, out := addThroughSharedKernel(), iota32(4096), NewBuffer(ir.Uint32, 4096)
 	const runs = 20

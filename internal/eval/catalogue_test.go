@@ -37,6 +37,18 @@ func TestBadInputCatalogue(t *testing.T) {
 		{"2^31 blocks", func() error {
 			return Launch(store, Config{Blocks: math.MaxInt32 + 1}, bufArgs(NewBuffer(ir.Uint32, 32)))
 		}, nil, "with 2147483648 blocks"},
+		{"nil kernel compiled", func() error { _, err := Compile(nil); return err }, nil, "compile of a nil kernel"},
+		{"0 threads compiled", func() error { _, err := Compile(kernel(0, nil, nil)); return err }, nil,
+			"0 threads per block"},
+		{"a Program not from Compile", func() error { return new(Program).Launch(Config{Blocks: 1}, nil) }, nil,
+			"a program that Compile did not return"},
+		{"0 blocks of a Program", func() error {
+			p, err := Compile(store)
+			if err != nil {
+				return err
+			}
+			return p.Launch(Config{Blocks: 0}, bufArgs(NewBuffer(ir.Uint32, 32)))
+		}, nil, "with 0 blocks"},
 		{"no argument", func() error { return Launch(store, Config{Blocks: 1}, nil) }, nil, "takes 1 arguments, got 0"},
 		{"a buffer of another type", func() error { return Launch(store, Config{Blocks: 1}, bufArgs(NewBuffer(ir.Int32, 32))) },
 			nil, "is a buffer of int32, want uint32"},

@@ -7,7 +7,9 @@ import (
 	"github.com/obsidian-go/obsidian/ir"
 )
 
-// program is a kernel compiled to closures.
+// program is a kernel compiled to closures. The compiler alone writes it,
+// and what its closures capture: the launches of a Program share them, and
+// keep everything they change in their machines and runs.
 type program struct {
 	kernel       *ir.Kernel
 	body         stmtFn

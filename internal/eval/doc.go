@@ -46,19 +46,20 @@
 // array at its Offset), so that arrays the layout places at the same bytes
 // are too. Shared memory holds nothing from one block body to the next.
 //
-// The IR is compiled once per launch into a tree of Go closures that work on
-// whole warps of values held as uint64 bits, with each node's type known
-// when it is compiled; intermediate warps come from a per-worker stack, and
-// memory accesses are made a warp at a time (access.go): the commonest,
-// which race with nothing (the first access of a barrier interval to a
-// shared cell, a write after accesses of its own thread only, the launch's
-// first access to a global cell), are recorded in loops that make no call
-// and keep their state in registers, and the others take the general
-// checks; the reads and atomics of a warp on a global region larger than
-// the caches read their cells first, so that the processor fetches them at
-// once. An operator's
-// operands are read where they are (a constant from a warp of it made at
-// compile time, a thread-level variable from its lanes), and the
+// The IR is compiled once (Compile; Launch compiles for one launch) into a tree
+// of Go closures that work on whole warps of values held as uint64 bits, with
+// each node's type known when it is compiled. The closures hold only what the
+// compiler computed: a launch keeps its state in its workers' machines, so that
+// launches of one Program may run at the same time. Intermediate warps come
+// from a per-worker stack, and memory accesses are made a warp at a time
+// (access.go): the commonest, which race with nothing (the first access of a
+// barrier interval to a shared cell, a write after accesses of its own thread
+// only, the launch's first access to a global cell), are recorded in loops that
+// make no call and keep their state in registers, and the others take the
+// general checks; the reads and atomics of a warp on a global region larger
+// than the caches read their cells first, so that the processor fetches them at
+// once. An operator's operands are read where they are (a constant from a warp
+// of it made at compile time, a thread-level variable from its lanes), and the
 // commonest operators have vector forms that compute a warp in one loop
 // (ops.go), checked against the operator table.
 package eval

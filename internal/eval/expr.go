@@ -139,7 +139,9 @@ func (c *compiler) special(e *ir.Special, sc *scope) (exprFn, ir.Type) {
 // returns the vec holding it, tmp (a vec of the caller's, which get fills)
 // or, when inPlace, a vec of its own that it does not compute (a
 // constant's, made once, or a thread-level variable's lanes), for which tmp
-// may be nil. The vec stays valid until the caller's expression ends.
+// may be nil. The vec stays valid until the caller's expression ends. The
+// caller only reads it: a constant's vec is shared by every launch of the
+// program.
 type operand struct {
 	get     func(m *machine, tmp *vec) *vec
 	inPlace bool

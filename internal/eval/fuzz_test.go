@@ -1,9 +1,11 @@
 package eval
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,7 +36,9 @@ const (
 // seed, on small grids, correct or changed in one of the ways above. A
 // launch must never panic or hang (the steps of a launch are bounded), a
 // correct launch must succeed, and every error must be an *ir.Error at a
-// position.
+// position. A correct kernel is also compiled once and launched twice more,
+// each time on a copy of the arguments as they were: both launches must
+// leave what the first left.
 func FuzzEval(f *testing.F) {
 	for m := range mutations {
 		f.Add(int64(m*7919+1), uint8(m), uint8(m), uint8(2))
@@ -45,13 +49,52 @@ func FuzzEval(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed int64, blocks, mutation, depth uint8) {
 		how := int(mutation) % mutations
 		k, args, nblocks := fuzzLaunch(t, seed, int(blocks), how, int(depth%4))
+		before := cloneArgs(args)
 		err := Launch(k, Config{Blocks: nblocks}, args)
 		if how < firstWrongLaunch && err != nil {
 			t.Fatalf("a correct launch of %d blocks (change %d) fails: %v\n%s", nblocks, how, err,
 				irgen.FormatKernel(k))
 		}
 		checkPositioned(t, err)
+		if how < firstWrongLaunch {
+			checkRelaunches(t, k, nblocks, before, args)
+		}
 	})
+}
+
+// cloneArgs returns a copy of args whose buffers are copies of theirs (so
+// not views of one another, whatever args' are).
+func cloneArgs(args []Arg) []Arg {
+	clone := slices.Clone(args)
+	for i, a := range clone {
+		if a.Buffer != nil {
+			clone[i].Buffer = &Buffer{Elem: a.Buffer.Elem, Data: slices.Clone(a.Buffer.Data)}
+		}
+	}
+	return clone
+}
+
+// checkRelaunches compiles k, whose launch of blocks blocks on arguments
+// before left after, and launches the program twice, each time on a copy
+// of before: both launches must succeed and leave after's bytes.
+func checkRelaunches(t *testing.T, k *ir.Kernel, blocks int, before, after []Arg) {
+	t.Helper()
+	p, err := Compile(k)
+	if err != nil {
+		t.Fatalf("Compile of a kernel that Launch ran: %v\n%s", err, irgen.FormatKernel(k))
+	}
+	for launch := range 2 {
+		args := cloneArgs(before)
+		if err := p.Launch(Config{Blocks: blocks}, args); err != nil {
+			t.Fatalf("launch %d of the compiled program fails: %v\n%s", launch+1, err, irgen.FormatKernel(k))
+		}
+		for i, a := range args {
+			if a.Buffer != nil && !bytes.Equal(a.Buffer.Data, after[i].Buffer.Data) {
+				t.Fatalf("launch %d of the compiled program leaves argument %d other than Launch did:\n%v\nwant\n%v\n%s",
+					launch+1, i, a.Buffer.Data, after[i].Buffer.Data, irgen.FormatKernel(k))
+			}
+		}
+	}
 }
 
 // fuzzLaunch draws a kernel and its arguments from seed and changes them

@@ -40,28 +40,116 @@ type Config struct {
 // those a run of the blocks one after the other, in order, would find first,
 // except that of two accesses of different blocks that race, the one named
 // is the one that ran second, and which that is can vary from run to run.
+//
+// Launch compiles k for this launch alone: it is Compile and
+// Program.Launch, with the grid checked before the kernel is compiled. A
+// caller that launches a kernel many times compiles it once instead.
 func Launch(k *ir.Kernel, cfg Config, args []Arg) (err error) {
 	if k == nil {
 		return fmt.Errorf("eval: launch of a nil kernel")
 	}
 	defer recoverInternal(k, &err)
-	switch {
-	case k.Threads < 1 || k.Threads > maxThreadsPerBlk:
-		return ir.Errorf(k.Pos, "kernel %s has %d threads per block, want 1 to %d", k.Name, k.Threads, maxThreadsPerBlk)
-	case cfg.Blocks < 1 || cfg.Blocks > math.MaxInt32:
-		return ir.Errorf(k.Pos, "launch of kernel %s with %d blocks", k.Name, cfg.Blocks)
+	if err := checkThreads(k); err != nil {
+		return err
 	}
+	if err := checkBlocks(k, cfg.Blocks); err != nil {
+		return err
+	}
+	p, err := compile(k)
+	if err != nil {
+		return err
+	}
+	return p.launch(cfg, args)
+}
+
+// Program is a kernel compiled for the evaluator, to be launched any number
+// of times: Compile checks and compiles the kernel once, and each launch
+// binds its own arguments and runs on state of its own (see machine), so
+// that goroutines may launch one Program at the same time, on the same or
+// on different arguments, as they may launch a kernel on a GPU. A launch
+// that fails leaves nothing behind for the next.
+//
+// A Program keeps its kernel and reads it at run time (names for reports,
+// array sizes, parameters), so the kernel must not change after Compile.
+type Program struct {
+	prog *program
+}
+
+// Compile checks kernel k and compiles it for Program.Launch. It returns
+// an error describing the problems that Launch reports before it runs a
+// block (an errors.Join of *ir.Error, each at the user's Go line of the
+// offending statement): a number of threads per block the evaluator does
+// not run, ill-formed statements and expressions, warps in a kernel whose
+// blocks are not whole warps.
+func Compile(k *ir.Kernel) (p *Program, err error) {
+	if k == nil {
+		return nil, fmt.Errorf("eval: compile of a nil kernel")
+	}
+	defer recoverInternal(k, &err)
+	if err := checkThreads(k); err != nil {
+		return nil, err
+	}
+	prog, err := compile(k)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{prog: prog}, nil
+}
+
+// Launch runs the program for cfg.Blocks blocks of its kernel's Threads
+// threads, with args, and reports what it finds as the package's Launch
+// does. It may be called from several goroutines at once.
+func (p *Program) Launch(cfg Config, args []Arg) (err error) {
+	if p == nil || p.prog == nil {
+		return fmt.Errorf("eval: launch of a program that Compile did not return")
+	}
+	k := p.prog.kernel
+	defer recoverInternal(k, &err)
+	if err := checkBlocks(k, cfg.Blocks); err != nil {
+		return err
+	}
+	return p.prog.launch(cfg, args)
+}
+
+// checkThreads reports a kernel whose number of threads per block the
+// evaluator does not run.
+func checkThreads(k *ir.Kernel) error {
+	if k.Threads < 1 || k.Threads > maxThreadsPerBlk {
+		return ir.Errorf(k.Pos, "kernel %s has %d threads per block, want 1 to %d", k.Name, k.Threads, maxThreadsPerBlk)
+	}
+	return nil
+}
+
+// checkBlocks reports a launch of k on a number of blocks the evaluator
+// does not run: none, or more than a GPU's grid has.
+func checkBlocks(k *ir.Kernel, blocks int) error {
+	if blocks < 1 || blocks > math.MaxInt32 {
+		return ir.Errorf(k.Pos, "launch of kernel %s with %d blocks", k.Name, blocks)
+	}
+	return nil
+}
+
+// compile compiles k, whose number of threads per block checkThreads has
+// accepted, into a program, or returns the problems it found.
+func compile(k *ir.Kernel) (*program, error) {
 	c := newCompiler(k, kernelMode)
 	c.computeTaints(k.Body)
 	c.prog.body = c.stmts(k.Body, &scope{level: ir.GridLevel, pos: k.Pos})
 	if err := c.err(); err != nil {
-		return err
+		return nil, err
 	}
 	if c.prog.usesWarps && k.Threads%warpSize != 0 {
-		return ir.Errorf(k.Pos, "kernel %s works on warps but has %d threads per block, not a multiple of %d",
+		return nil, ir.Errorf(k.Pos, "kernel %s works on warps but has %d threads per block, not a multiple of %d",
 			k.Name, k.Threads, warpSize)
 	}
-	m := newMachine(c.prog, cfg.Blocks, k.Threads)
+	return c.prog, nil
+}
+
+// launch runs p for cfg.Blocks blocks, a number checkBlocks has accepted,
+// on a machine of its own: everything a launch writes lives in its
+// machines and its run, never in p, which concurrent launches share.
+func (p *program) launch(cfg Config, args []Arg) error {
+	m := newMachine(p, cfg.Blocks, p.kernel.Threads)
 	m.run = newRun(cfg.Context)
 	if err := m.bind(args); err != nil {
 		return err
