@@ -79,6 +79,11 @@ type cpuFunction struct {
 	kernel *ir.Kernel
 	sig    Signature
 	grid   *gridCount
+	// program compiles the kernel for the evaluator at its first launch
+	// and gives every launch that program, or the compiler's error, so
+	// that a kernel launched many times is compiled once and one never
+	// launched not at all. Concurrent launches run the one program.
+	program func() (*eval.Program, error)
 }
 
 // Name implements Function.
@@ -103,13 +108,16 @@ func (d *cpuDevice) Load(k *ir.Kernel) (Function, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cpuFunction{device: d, kernel: compiled, sig: SignatureOf(compiled), grid: newGridCount(compiled)}, nil
+	return &cpuFunction{device: d, kernel: compiled, sig: SignatureOf(compiled), grid: newGridCount(compiled),
+		program: sync.OnceValues(func() (*eval.Program, error) { return eval.Compile(compiled) })}, nil
 }
 
 // Launch implements Device. It returns when the kernel has run, or when
 // cfg.Context or the device's CPUContext is done (checked before each block
 // and every few hundred loop iterations within one). The evaluator's state
 // for the launch counts against the device's memory limit while it runs.
+// The first launch of a Function compiles its kernel for the evaluator; the
+// others, from any goroutine, reuse what it compiled.
 func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if d.closed.Load() {
 		return errCPUClosed
@@ -165,7 +173,11 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 		size := a.mem.elem.Size()
 		evalArgs[i] = eval.Arg{Buffer: &eval.Buffer{Elem: a.mem.elem, Data: data[a.off*size : (a.off+a.n)*size]}}
 	}
-	if err := eval.Launch(cf.kernel, eval.Config{Blocks: blocks, Context: ctx}, evalArgs); err != nil {
+	program, err := cf.program()
+	if err == nil {
+		err = program.Launch(eval.Config{Blocks: blocks, Context: ctx}, evalArgs)
+	}
+	if err != nil {
 		return fmt.Errorf("launching kernel %s on %s: %w", cf.Name(), d.Name(), err)
 	}
 	return nil

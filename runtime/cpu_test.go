@@ -78,6 +78,34 @@ func TestCPUScalarsAndExplicitBlocks(t *testing.T) {
 	}
 }
 
+// A failed launch of a Function, its first (which compiles the kernel for
+// the evaluator) or a later one, leaves the Function as it was: the
+// launches after it compute their results.
+func TestCPULaunchesAfterAFailedLaunch(t *testing.T) {
+	r := testRand(t)
+	d := runtime.CPU()
+	const n = 1000
+	a, b := randomFloats(r, n), randomFloats(r, n)
+	f := must(d.Load(vectorAdd()))(t)
+	bufA, bufB := must(runtime.FromSlice(d, a))(t), must(runtime.FromSlice(d, b))(t)
+	for round := range 3 {
+		out := must(runtime.Alloc[float32](d, n))(t)
+		err := d.Launch(f, runtime.LaunchConfig{}, bufA.View(0, n-10), bufB, out)
+		if want := "read of a[990] out of bounds"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("round %d: a launch with a short: %v, want an error saying %q", round, err, want)
+		}
+		if err := d.Launch(f, runtime.LaunchConfig{}, bufA, bufB, out); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		got := must(out.ToSlice())(t)
+		for i := range got {
+			if got[i] != a[i]+b[i] {
+				t.Fatalf("round %d: out[%d] = %v, want %v + %v", round, i, got[i], a[i], b[i])
+			}
+		}
+	}
+}
+
 // racy has every thread write its own index to out[0].
 func racy() *ir.Kernel {
 	out := global("out", ir.Uint32, ir.Output)
