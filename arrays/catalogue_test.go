@@ -423,7 +423,50 @@ func badInputs() []badInput {
 				ranks.Load(b, arrays.FromArray(in))
 				arrays.WriteTo(b, out, h.ScatterBy(ranks)) // bad: ScatterBy ranks held otherwise
 			})
-		}, "ScatterBy of elements held 4 per thread by 64 threads by ranks held 2 per thread by 64"},
+		}, "ScatterBy of elements held (4 per thread by 64 threads, warp-striped) by ranks held (2 per thread by 64 threads, warp-striped)"},
+		{"ScatterBy of blocked elements by warp-striped ranks", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeldBlocked[uint32](b, 2, dsl.N(64))
+				h.Load(b, arrays.FromArray(in))
+				ranks := arrays.NewHeld[uint32](b, 2, dsl.N(64))
+				ranks.Load(b, arrays.FromArray(in))
+				arrays.WriteTo(b, out, h.ScatterBy(ranks)) // bad: ScatterBy of blocked elements by warp-striped ranks
+			})
+		}, "ScatterBy of elements held (2 per thread by 64 threads, blocked) by ranks held (2 per thread by 64 threads, warp-striped)"},
+		{"BlockMultisplitHeld of blocked keys", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeldBlocked[uint32](b, 2, dsl.N(64))
+				h.Load(b, arrays.FromArray(in))
+				arrays.BlockMultisplitHeld(b, 4, h, func(k dsl.U32) dsl.U32 { return k }) // bad: BlockMultisplitHeld of blocked keys
+			})
+		}, "BlockMultisplitHeld of keys held blocked (NewHeldBlocked)"},
+		{"BlockMultisplitCounted of warp-striped keys", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeld[uint32](b, 2, dsl.N(64))
+				h.Load(b, arrays.FromArray(in))
+				arrays.BlockMultisplitCounted(b, 4, h, func(k dsl.U32) dsl.U32 { return k }) // bad: BlockMultisplitCounted of warp-striped keys
+			})
+		}, "BlockMultisplitCounted of keys held warp-striped (NewHeld)"},
+		{"BlockMultisplitCounted of digits too wide", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeldBlocked[uint32](b, 2, dsl.N(64))
+				h.Load(b, arrays.FromArray(in))
+				arrays.BlockMultisplitCounted(b, 9, h, func(k dsl.U32) dsl.U32 { return k }) // bad: BlockMultisplitCounted of digits too wide
+			})
+		}, "BlockMultisplitCounted of digits of 9 bits: bits must be 1 to 8"},
+		{"BlockMultisplitCounted with no digit function", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeldBlocked[uint32](b, 2, dsl.N(64))
+				h.Load(b, arrays.FromArray(in))
+				arrays.BlockMultisplitCounted[uint32](b, 4, h, nil) // bad: BlockMultisplitCounted with no digit function
+			})
+		}, "BlockMultisplitCounted with a nil digit function"},
+		{"NewHeldBlocked of more elements than the threads hold", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeldBlocked[uint32](b, 2, dsl.N(129)) // bad: NewHeldBlocked of more elements than the threads hold
+				h.Load(b, arrays.FromArray(in))
+			})
+		}, "NewHeldBlocked of 129 elements in 64 threads of 2: they hold at most 128"},
 		{"HeldRanks of keys in an array", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				m := arrays.BlockMultisplit(b, 4, arrays.FromArray(in), func(k dsl.U32) dsl.U32 { return k })

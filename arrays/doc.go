@@ -56,6 +56,10 @@
 // warp in a register (HeldRanks gives the ranks, held alike), and
 // ScatterBy writes each held element at its rank. This is how CUB's radix
 // sort keeps its keys: one trip through shared memory instead of three.
+// NewHeldBlocked deals a tile blocked instead (each thread consecutive
+// elements), which BlockMultisplitCounted ranks without votes: each thread
+// counts its keys' digits in counters of its own, and one scan of the
+// counters ranks the block (CUB's single-tile ranking).
 //
 // Pairs is an array of pairs of two scalar types, as Obsidian's Pull
 // arrays of tuples: Zip and Unzip convert, MapPairs, IxMapPairs,

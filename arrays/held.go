@@ -10,34 +10,56 @@ import (
 // Held is an array of a block that its threads hold in registers
 // (dsl.Held) from a tile's load to its scatter, across the block's
 // barriers, as CUB's threads hold their items: up to threads × per
-// elements, per in each thread, dealt warp-striped. Warp w holds elements
-// [32·per·w, 32·per·(w+1)), its lane l element 32·per·w + 32j + l in slot
-// j: each slot of a warp is a tile of 32 consecutive elements, so that
-// loading or storing a slot is one coalesced access, and a warp's slots
-// in order are its elements in order, as a stable multisplit needs them
-// (BlockMultisplitHeld).
+// elements, per in each thread, dealt in one of two arrangements. Warp w
+// holds elements [32·per·w, 32·per·(w+1)) in both.
+//
+// Warp-striped (NewHeld): lane l of warp w holds element 32·per·w + 32j +
+// l in slot j. Each slot of a warp is a tile of 32 consecutive elements,
+// so that loading or storing a slot is one coalesced access, and a warp's
+// slots in order are its elements in order, as a stable multisplit by
+// votes needs them (BlockMultisplitHeld).
+//
+// Blocked (NewHeldBlocked): thread t holds element per·t + j in slot j,
+// consecutive elements, as a stable multisplit by per-thread counters
+// needs them (BlockMultisplitCounted). A slot of a warp is 32 elements per
+// apart: from shared memory laid out by BankPadded that is one access
+// without bank conflicts for per a power of two, from global memory one
+// access per lane.
 type Held[T dsl.Scalar] struct {
 	n            dsl.U32
 	per, threads int
+	blocked      bool
 	slots        dsl.Array[T]
 	bad          string // why the array could not be made
 }
 
-// NewHeld allocates in b an array of n elements that b's threads hold,
-// per each (1 to UnrollLimit: a slot is a register, every access to it
-// written out), n at most b's threads × per: a constant n above that is an
-// error, and one known only when the kernel runs is clamped to it. Load
-// fills it.
+// NewHeld allocates in b an array of n elements that b's threads hold
+// warp-striped, per each (1 to UnrollLimit: a slot is a register, every
+// access to it written out), n at most b's threads × per: a constant n
+// above that is an error, and one known only when the kernel runs is
+// clamped to it. Load fills it.
 func NewHeld[T dsl.Scalar](b *dsl.Block, per int, n dsl.U32) Held[T] {
+	return newHeld[T](b, "NewHeld", per, n, false)
+}
+
+// NewHeldBlocked is NewHeld with the elements held blocked: thread t holds
+// elements [per·t, per·(t+1)).
+func NewHeldBlocked[T dsl.Scalar](b *dsl.Block, per int, n dsl.U32) Held[T] {
+	return newHeld[T](b, "NewHeldBlocked", per, n, true)
+}
+
+// newHeld is NewHeld (what names it) with the arrangement blocked or
+// warp-striped.
+func newHeld[T dsl.Scalar](b *dsl.Block, what string, per int, n dsl.U32, blocked bool) Held[T] {
 	bad := ""
 	switch {
 	case b == nil || b.Threads() == 0:
-		bad = "NewHeld on a nil builder (*dsl.Block)"
+		bad = what + " on a nil builder (*dsl.Block)"
 	case per < 1 || per > UnrollLimit:
-		bad = fmt.Sprintf("NewHeld of %d elements per thread: want 1 to %d", per, UnrollLimit)
+		bad = fmt.Sprintf("%s of %d elements per thread: want 1 to %d", what, per, UnrollLimit)
 	default:
 		if c, ok := constLen(n); ok && int64(c) > int64(b.Threads()*per) {
-			bad = fmt.Sprintf("NewHeld of %d elements in %d threads of %d: they hold at most %d", c, b.Threads(), per,
+			bad = fmt.Sprintf("%s of %d elements in %d threads of %d: they hold at most %d", what, c, b.Threads(), per,
 				b.Threads()*per)
 		}
 	}
@@ -48,8 +70,18 @@ func NewHeld[T dsl.Scalar](b *dsl.Block, per int, n dsl.U32) Held[T] {
 		return Held[T]{bad: bad}
 	}
 	threads := b.Threads()
-	return Held[T]{n: dsl.Let(b, n.Min(dsl.N(uint32(threads*per)))).Exp, per: per, threads: threads,
+	return Held[T]{n: dsl.Let(b, n.Min(dsl.N(uint32(threads*per)))).Exp, per: per, threads: threads, blocked: blocked,
 		slots: dsl.Held[T](b, per)}
+}
+
+// arrangement describes how h is dealt, for errors: "(16 per thread by
+// 256 threads, blocked)".
+func (h Held[T]) arrangement() string {
+	how := "warp-striped"
+	if h.blocked {
+		how = "blocked"
+	}
+	return fmt.Sprintf("(%d per thread by %d threads, %s)", h.per, h.threads, how)
 }
 
 // Len returns the number of elements held.
@@ -88,9 +120,13 @@ func (h Held[T]) Load(b *dsl.Block, a Pull[T]) {
 // it is below Len. Every lane of a warp runs every slot, so body may
 // ballot and shuffle.
 func (h Held[T]) each(t *dsl.Thread, tid dsl.U32, body func(j int, i dsl.U32, valid dsl.Bool)) {
-	first := dsl.Let(t, dsl.WarpOf(tid).Mul(dsl.N(uint32(ir.WarpSize*h.per))).Add(dsl.LaneOf(tid)))
+	first, step := dsl.WarpOf(tid).Mul(dsl.N(uint32(ir.WarpSize*h.per))).Add(dsl.LaneOf(tid)), ir.WarpSize
+	if h.blocked {
+		first, step = tid.Mul(dsl.N(uint32(h.per))), 1
+	}
+	from := dsl.Let(t, first)
 	for j := range h.per {
-		i := dsl.Let(t, first.Add(dsl.N(uint32(j*ir.WarpSize))))
+		i := dsl.Let(t, from.Add(dsl.N(uint32(j*step))))
 		body(j, i.Exp, i.Lt(h.n))
 	}
 }
@@ -98,7 +134,8 @@ func (h Held[T]) each(t *dsl.Thread, tid dsl.U32, body func(j int, i dsl.U32, va
 // Slot returns the element in slot j (0 to per-1) of the thread that runs
 // the code, in a thread body of the block's ForAlls (iteration i of a
 // Block.ForAll runs in thread i mod the block's threads): element
-// 32·per·w + 32j + l of the array for lane l of warp w, when below Len.
+// 32·per·w + 32j + l of the array for lane l of warp w (per·t + j for
+// thread t, held blocked), when below Len.
 func (h Held[T]) Slot(j int) dsl.Exp[T] {
 	if msg := h.invalid("Slot"); msg != "" {
 		return dsl.Invalid[T](msg)
@@ -177,9 +214,9 @@ func (h Held[T]) ScatterBy(ranks Held[uint32]) Push[*dsl.Block, T] {
 	if msg == "" {
 		msg = ranks.invalid("ScatterBy's ranks")
 	}
-	if msg == "" && (ranks.per != h.per || ranks.threads != h.threads) {
-		msg = fmt.Sprintf("ScatterBy of elements held %d per thread by %d threads by ranks held %d per thread by %d",
-			h.per, h.threads, ranks.per, ranks.threads)
+	if msg == "" && (ranks.per != h.per || ranks.threads != h.threads || ranks.blocked != h.blocked) {
+		msg = fmt.Sprintf("ScatterBy of elements held %s by ranks held %s: hold the ranks as the elements",
+			h.arrangement(), ranks.arrangement())
 	}
 	if msg != "" {
 		bad := dsl.Invalid[uint32](msg)

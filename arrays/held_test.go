@@ -17,13 +17,18 @@ import (
 )
 
 // heldKernel returns a kernel whose blocks each hold a tile of per keys per
-// thread of the input (the last tile partial) across a barrier, then write
+// thread of the input (the last tile partial; blocked or warp-striped)
+// across a barrier, then write
 // it out twice: each element at its own place through ScatterBy of the
 // identity ranks, and, in a ForAll over twice the block's threads, the
 // first slot of each thread (Slot 0) read by iterations i and i + threads
 // (both run by thread i), plus the iteration; and a third time in order
 // through Push.
-func heldKernel(threads, per int) *dsl.Kernel {
+func heldKernel(threads, per int, blocked bool) *dsl.Kernel {
+	newHeld := arrays.NewHeld[uint32]
+	if blocked {
+		newHeld = arrays.NewHeldBlocked[uint32]
+	}
 	k := dsl.NewKernel("held", threads)
 	in := dsl.Input[uint32](k, "input")
 	same, twice, pushed := dsl.Output[uint32](k, "same"), dsl.Output[uint32](k, "twice"), dsl.Output[uint32](k, "pushed")
@@ -32,14 +37,15 @@ func heldKernel(threads, per int) *dsl.Kernel {
 		g.ForAllBlocks(dsl.CeilDiv(in.Len(), tile), func(b *dsl.Block, bid dsl.U32) {
 			first := dsl.Let(b, bid.Mul(tile))
 			count := tile.Min(in.Len().Sub(first.Exp))
-			keys := arrays.NewHeld[uint32](b, per, count)
+			keys := newHeld(b, per, count)
 			keys.Load(b, arrays.Drop(first.Exp, arrays.FromArray(in)))
-			positions := arrays.NewHeld[uint32](b, per, count)
+			positions := newHeld(b, per, count)
 			positions.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.U32 { return i }))
 			b.Sync()
 			keys.ScatterBy(positions).Run(b, func(t *dsl.Thread, i dsl.U32, v dsl.U32) { same.Store(t, first.Add(i), v) })
 			keys.Push().Run(b, func(t *dsl.Thread, i dsl.U32, v dsl.U32) { pushed.Store(t, first.Add(i), v) })
-			// Slot 0 of thread i is element 32·per·warp + lane.
+			// Slot 0 of thread i is element 32·per·warp + lane, or per·i
+			// held blocked.
 			b.ForAll(dsl.N(uint32(2*threads)), func(t *dsl.Thread, i dsl.U32) {
 				at := dsl.Let(t, bid.Mul(dsl.N(uint32(2*threads))).Add(i))
 				t.If(at.Lt(twice.Len()), func(t *dsl.Thread) { twice.Store(t, at.Exp, keys.Slot(0).Add(i)) })
@@ -50,7 +56,7 @@ func heldKernel(threads, per int) *dsl.Kernel {
 }
 
 // heldWant returns what heldKernel writes for in.
-func heldWant(threads, per int, in []uint32) (same, twice []uint32) {
+func heldWant(threads, per int, blocked bool, in []uint32) (same, twice []uint32) {
 	tile := threads * per
 	tiles := (len(in) + tile - 1) / tile
 	twice = make([]uint32, 2*threads*tiles)
@@ -58,6 +64,9 @@ func heldWant(threads, per int, in []uint32) (same, twice []uint32) {
 		for i := range 2 * threads {
 			tid := i % threads
 			at := b*tile + tid/ir.WarpSize*ir.WarpSize*per + tid%ir.WarpSize
+			if blocked {
+				at = b*tile + tid*per
+			}
 			v := uint32(0)
 			if at < len(in) {
 				v = in[at]
@@ -69,22 +78,27 @@ func heldWant(threads, per int, in []uint32) (same, twice []uint32) {
 }
 
 // TestHeldKeepsEachThreadsSlots checks that held elements stay with their
-// threads across a barrier, dealt warp-striped, with partial last tiles.
+// threads across a barrier, dealt warp-striped or blocked, with partial
+// last tiles.
 func TestHeldKeepsEachThreadsSlots(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for _, c := range []struct{ threads, per, n int }{{32, 1, 32}, {64, 3, 100}, {96, 5, 1000}, {256, 16, 4096 + 17}} {
+	for _, c := range []struct {
+		threads, per, n int
+		blocked         bool
+	}{{32, 1, 32, false}, {64, 3, 100, false}, {96, 5, 1000, false}, {256, 16, 4096 + 17, false},
+		{32, 1, 32, true}, {64, 3, 100, true}, {96, 5, 1000, true}, {256, 16, 4096 + 17, true}} {
 		in := make([]uint32, c.n)
 		for i := range in {
 			in[i] = r.Uint32()
 		}
 		tiles := (c.n + c.threads*c.per - 1) / (c.threads * c.per)
-		got, err := run(runtime.CPU(), heldKernel(c.threads, c.per), in, c.n, 2*c.threads*tiles, c.n)
+		got, err := run(runtime.CPU(), heldKernel(c.threads, c.per, c.blocked), in, c.n, 2*c.threads*tiles, c.n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		same, twice := heldWant(c.threads, c.per, in)
+		same, twice := heldWant(c.threads, c.per, c.blocked, in)
 		if d := differ("same", got[0], same) + differ("twice", got[1], twice) + differ("pushed", got[2], same); d != "" {
-			t.Errorf("%d threads of %d, %d elements: %s", c.threads, c.per, c.n, d)
+			t.Errorf("%d threads of %d, %d elements, blocked %t: %s", c.threads, c.per, c.n, c.blocked, d)
 		}
 	}
 }
@@ -113,9 +127,32 @@ func TestMultisplitHeldEqualsCountingSort(t *testing.T) {
 	props.TestingRun(t)
 }
 
-// TestGPUHeld compares heldKernel, the multisplit of held keys and
-// Held.Uniform on the GPU with the evaluator and with Go, on fresh random
-// keys.
+// TestMultisplitCountedEqualsCountingSort checks BlockMultisplitCounted
+// (its HeldRanks through Held.ScatterBy, its Ranks and Counts) against
+// the stable counting sort of every tile, as
+// TestMultisplitHeldEqualsCountingSort checks BlockMultisplitHeld.
+func TestMultisplitCountedEqualsCountingSort(t *testing.T) {
+	dev := runtime.CPU()
+	props := gopter.NewProperties(proptest.Parameters(t, 25))
+	props.Property("the multisplit of keys held blocked equals the stable counting sort of each tile", prop.ForAll(
+		func(warps, per, tiles, extra, bits, dist int, seed uint64) string {
+			threads, d := warps*ir.WarpSize, distributions[dist]
+			tile := threads * per
+			n := (tiles-1)*tile + 1 + extra%tile
+			msg := checkTiledMultisplit(dev, threads, bits, tile, fromHeldBlocked, digitKeys(seed, n, bits, d))
+			if msg != "" {
+				return fmt.Sprintf("%s, %d keys, %d threads of %d: %s", d.name, n, threads, per, msg)
+			}
+			return ""
+		},
+		gen.IntRange(1, 8), gen.IntRange(1, 24), gen.IntRange(1, 3), gen.IntRange(0, 1<<13),
+		gen.IntRange(1, arrays.MaxDigitBits), gen.IntRange(0, len(distributions)-1), gen.UInt64()))
+	props.TestingRun(t)
+}
+
+// TestGPUHeld compares heldKernel (blocked and warp-striped), the
+// multisplits of held keys (by votes and by counters) and Held.Uniform on
+// the GPU with the evaluator and with Go, on fresh random keys.
 func TestGPUHeld(t *testing.T) {
 	gpu := openGPU(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 13))
@@ -127,20 +164,27 @@ func TestGPUHeld(t *testing.T) {
 		}
 		tiles := (n + c.threads*c.per - 1) / (c.threads * c.per)
 		what := fmt.Sprintf("held, %d threads of %d, %d elements", c.threads, c.per, n)
-		k := func() *dsl.Kernel { return heldKernel(c.threads, c.per) }
-		sameOnBoth(t, gpu, k, what, in, n, 2*c.threads*tiles, n)
-		got, err := run(gpu, k(), in, n, 2*c.threads*tiles, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		same, twice := heldWant(c.threads, c.per, in)
-		if d := differ("same", got[0], same) + differ("twice", got[1], twice) + differ("pushed", got[2], same); d != "" {
-			t.Errorf("%s: %s", what, d)
+		for _, blocked := range []bool{false, true} {
+			k := func() *dsl.Kernel { return heldKernel(c.threads, c.per, blocked) }
+			sameOnBoth(t, gpu, k, what, in, n, 2*c.threads*tiles, n)
+			got, err := run(gpu, k(), in, n, 2*c.threads*tiles, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			same, twice := heldWant(c.threads, c.per, blocked, in)
+			if d := differ("same", got[0], same) + differ("twice", got[1], twice) + differ("pushed", got[2], same); d != "" {
+				t.Errorf("%s, blocked %t: %s", what, blocked, d)
+			}
 		}
 		bits := 1 + r.IntN(arrays.MaxDigitBits)
 		keys := digitKeys(r.Uint64(), n, bits, distributions[r.IntN(len(distributions))])
-		if d := checkTiledMultisplit(gpu, c.threads, bits, c.threads*c.per, fromHeld, keys); d != "" {
-			t.Errorf("multisplit of %s by %d bits: %s", what, bits, d)
+		for _, source := range []tileSource{fromHeld, fromHeldBlocked} {
+			if source == fromHeldBlocked && !countersFit(c.threads, bits) {
+				continue
+			}
+			if d := checkTiledMultisplit(gpu, c.threads, bits, c.threads*c.per, source, keys); d != "" {
+				t.Errorf("multisplit of %s by %d bits (%s): %s", what, bits, tileSourceNames[source], d)
+			}
 		}
 		for _, odd := range []int{0, 1 + r.IntN(n)} {
 			if d := checkUniform(gpu, c.threads, c.per, 15, uniformKeys(r, n, odd)); d != "" {

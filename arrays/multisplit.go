@@ -65,8 +65,13 @@ type Multisplit struct {
 	// copy of counters that the ranking counts up.
 	partial dsl.Array[uint16]
 	work    dsl.Array[uint32]
+	// first returns the scanned counter of digit d's first warp (thread,
+	// for BlockMultisplitCounted): the number of keys whose digit is
+	// below d.
+	first func(d dsl.U32) dsl.U32
 	// held is set for a multisplit of keys the threads hold
-	// (BlockMultisplitHeld), which keeps the partial ranks in registers.
+	// (BlockMultisplitHeld, BlockMultisplitCounted), which keeps the
+	// partial ranks in registers.
 	held *heldSplit
 	bad  string // why the multisplit could not be built
 }
@@ -142,6 +147,7 @@ func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit f
 	}
 	size := (1 << bits) * m.stride
 	m.counters = dsl.Shared[uint32](b, size)
+	m.first = firstOfWarps(m.counters, m.stride)
 	if bounded {
 		m.partial = dsl.Shared[uint16](b, int(most))
 	} else {
@@ -182,15 +188,10 @@ func (m Multisplit) countAndScan(b *dsl.Block, count func(t *dsl.Thread, tid dsl
 // shared memory used is one counter per digit and warp and
 // ScanExclusive's.
 func BlockMultisplitHeld[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], digit func(dsl.Exp[T]) dsl.U32) Multisplit {
-	msg := badBits("BlockMultisplitHeld", bits)
-	if msg == "" {
-		msg = keys.invalid("BlockMultisplitHeld")
-	}
-	if msg == "" && digit == nil {
-		msg = "BlockMultisplitHeld with a nil digit function: give a function of a key to its digit (a U32)"
-	}
-	if msg == "" && keys.threads != b.Threads() {
-		msg = fmt.Sprintf("BlockMultisplitHeld in a block of %d threads of keys held by %d", b.Threads(), keys.threads)
+	msg := heldSplitError("BlockMultisplitHeld", b, bits, keys, digit)
+	if msg == "" && keys.blocked {
+		msg = "BlockMultisplitHeld of keys held blocked (NewHeldBlocked): it ranks keys held warp-striped (NewHeld); " +
+			"rank blocked keys with BlockMultisplitCounted"
 	}
 	if msg != "" {
 		if b != nil {
@@ -202,6 +203,7 @@ func BlockMultisplitHeld[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], dig
 	mask := dsl.N(1<<bits - 1)
 	m := Multisplit{bits: bits, n: keys.n, threads: threads, stride: threads/ir.WarpSize | 1}
 	m.counters = dsl.Shared[uint32](b, (1<<bits)*m.stride)
+	m.first = firstOfWarps(m.counters, m.stride)
 	ranks := Held[uint32]{n: keys.n, per: keys.per, threads: threads, slots: dsl.Held[uint32](b, keys.per)}
 	m.held = &heldSplit{each: keys.each, ranks: ranks,
 		digit: func(j int) dsl.U32 { return digit(keys.Slot(j)).And(mask) }}
@@ -363,8 +365,13 @@ func (m Multisplit) Offsets() Pull[uint32] {
 // keys for 2^bits).
 func (m Multisplit) offset(d dsl.U32) dsl.U32 {
 	last := dsl.N(1<<m.bits - 1)
-	at := m.counters.At(d.Min(last).Mul(dsl.N(uint32(m.stride))))
-	return dsl.Select(d.Gt(last), m.n, at)
+	return dsl.Select(d.Gt(last), m.n, m.first(d.Min(last)))
+}
+
+// firstOfWarps returns Multisplit.first for counters of stride words a
+// digit, one per warp: digit d's counter of warp 0.
+func firstOfWarps(counters dsl.Array[uint32], stride int) func(d dsl.U32) dsl.U32 {
+	return func(d dsl.U32) dsl.U32 { return counters.At(d.Mul(dsl.N(uint32(stride)))) }
 }
 
 // Counts returns the number of keys of each of the 2^bits digits (the

@@ -17,16 +17,19 @@ const (
 	fromGlobal tileSource = iota // the input, unbounded in length
 	fromShared                   // a copy in shared memory, of a constant bound: partial ranks kept
 	fromHeld                     // the threads' registers (BlockMultisplitHeld)
+	fromHeldBlocked              // the threads' registers, blocked (BlockMultisplitCounted)
+	tileSources                  // the number of sources
 )
 
-var tileSourceNames = map[tileSource]string{fromGlobal: "global", fromShared: "shared", fromHeld: "held"}
+var tileSourceNames = map[tileSource]string{fromGlobal: "global", fromShared: "shared", fromHeld: "held",
+	fromHeldBlocked: "held blocked"}
 
 // tiledMultisplitKernel returns a kernel whose blocks each rank a tile of
 // tile keys of the input (the last tile partial) with BlockMultisplit, or
-// BlockMultisplitHeld from the keys held, as a radix sort pass does: the
-// tile's keys sorted by digit (for held keys, Held.ScatterBy of
-// HeldRanks), its Ranks and its Counts, each at the tile's place in the
-// outputs. tile is a multiple of threads.
+// BlockMultisplitHeld or BlockMultisplitCounted from the keys held, as a
+// radix sort pass does: the tile's keys sorted by digit (for held keys,
+// Held.ScatterBy of HeldRanks), its Ranks and its Counts, each at the
+// tile's place in the outputs. tile is a multiple of threads.
 func tiledMultisplitKernel(threads, bits, tile int, source tileSource) *dsl.Kernel {
 	k := dsl.NewKernel("tiledMultisplit", threads)
 	in := dsl.Input[uint32](k, "keys")
@@ -48,6 +51,11 @@ func tiledMultisplitKernel(threads, bits, tile int, source tileSource) *dsl.Kern
 				held.Load(b, keys)
 				m = arrays.BlockMultisplitHeld(b, bits, held, digitOf)
 				held.ScatterBy(m.HeldRanks(b)).Run(b, at(sorted, first.Exp))
+			case fromHeldBlocked:
+				held := arrays.NewHeldBlocked[uint32](b, tile/threads, count)
+				held.Load(b, keys)
+				m = arrays.BlockMultisplitCounted(b, bits, held, digitOf)
+				held.ScatterBy(m.HeldRanks(b)).Run(b, at(sorted, first.Exp))
 			case fromShared:
 				keys = arrays.Take(count, arrays.Compute(b, arrays.Generate(size, func(i dsl.U32) dsl.U32 {
 					return dsl.Select(i.Lt(count), in.At(first.Add(i)), dsl.N(0))
@@ -63,6 +71,11 @@ func tiledMultisplitKernel(threads, bits, tile int, source tileSource) *dsl.Kern
 	})
 	return k
 }
+
+// countersFit reports whether BlockMultisplitCounted's counters for
+// digits of bits bits in a block of threads threads take at most 128 KiB
+// of shared memory, well within every GPU's limit.
+func countersFit(threads, bits int) bool { return threads<<(bits-1) <= 1<<15 }
 
 // checkTiledMultisplit runs tiledMultisplitKernel on dev and compares it
 // with the stable counting sort of every tile.
@@ -96,7 +109,10 @@ func TestGPUMultisplit(t *testing.T) {
 			dist := distributions[r.IntN(len(distributions))]
 			keys := digitKeys(r.Uint64(), n, bits, dist)
 			tiles := (n + tile - 1) / tile
-			source := tileSource((bits + j) % 3) // every source for most widths and lengths
+			source := tileSource((bits + j) % int(tileSources)) // every source for most widths and lengths
+			if source == fromHeldBlocked && !countersFit(threads, bits) {
+				source = fromHeld
+			}
 			what := fmt.Sprintf("%s, %d keys by %d bits, %d threads, tiles of %d (keys in %s memory)", dist.name, n, bits,
 				threads, tile, tileSourceNames[source])
 			k := func() *dsl.Kernel { return tiledMultisplitKernel(threads, bits, tile, source) }
