@@ -43,11 +43,13 @@ func BlockMultisplitCounted[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], 
 	rows := 1 << (bits - 1) // words per thread
 	words := rows * threads
 	counters := dsl.Shared[uint32](b, BankPaddedLen(words))
-	// word returns where thread tid counts digit d, and half the shift of
-	// d's half in it.
-	word := func(d, tid dsl.U32) (at, half dsl.U32) {
+	// word returns where the thread whose BankPadded index is padded
+	// counts digit d, and half the shift of d's half in it. The block is
+	// whole warps, so that BankPadded(row·threads + tid) is
+	// row·BankPaddedLen(threads) + BankPadded(tid).
+	word := func(d, padded dsl.U32) (at, half dsl.U32) {
 		row := d.And(dsl.N(uint32(rows - 1)))
-		return BankPadded(row.Mul(dsl.N(uint32(threads))).Add(tid)), d.Shr(dsl.N(uint32(bits - 1))).Mul(dsl.N(16))
+		return row.Mul(dsl.N(uint32(BankPaddedLen(threads)))).Add(padded), d.Shr(dsl.N(uint32(bits - 1))).Mul(dsl.N(16))
 	}
 	ranks := Held[uint32]{n: keys.n, per: keys.per, threads: threads, blocked: true, slots: dsl.Held[uint32](b, keys.per)}
 	m := Multisplit{bits: bits, n: keys.n, threads: threads, counters: counters}
@@ -58,8 +60,9 @@ func BlockMultisplitCounted[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], 
 	// Each thread counts its keys in order; a key's slot of ranks holds
 	// the keys of its digit the thread counted before it.
 	b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+		padded := dsl.Let(t, BankPadded(tid))
 		keys.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
-			at, half := word(dsl.Let(t, m.held.digit(j)).Exp, tid)
+			at, half := word(dsl.Let(t, m.held.digit(j)).Exp, padded.Exp)
 			w, h := dsl.Let(t, at), dsl.Let(t, half)
 			count := dsl.Let(t, counters.At(w.Exp))
 			ranks.slots.Store(t, dsl.N(uint32(j)), count.Shr(h.Exp).And(dsl.N(0xffff)))
@@ -72,15 +75,16 @@ func BlockMultisplitCounted[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], 
 	// The keys of the low digits, which come before every high one.
 	low := dsl.Let(b, scan.Total().And(dsl.N(0xffff))).Exp
 	b.Sync()
-	scanned := func(d, tid dsl.U32) dsl.U32 {
-		at, half := word(d, tid)
+	scanned := func(d, padded dsl.U32) dsl.U32 {
+		at, half := word(d, padded)
 		return counters.At(at).Shr(half).And(dsl.N(0xffff)).Add(dsl.Select(half.Eq(dsl.N(0)), dsl.N(0), low))
 	}
 	m.first = func(d dsl.U32) dsl.U32 { return scanned(d, dsl.N(0)) }
 	b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+		padded := dsl.Let(t, BankPadded(tid))
 		keys.each(t, tid, func(j int, _ dsl.U32, _ dsl.Bool) {
 			slot := dsl.N(uint32(j))
-			ranks.slots.Store(t, slot, ranks.slots.At(slot).Add(scanned(m.held.digit(j), tid)))
+			ranks.slots.Store(t, slot, ranks.slots.At(slot).Add(scanned(m.held.digit(j), padded.Exp)))
 		})
 	})
 	return m

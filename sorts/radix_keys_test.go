@@ -10,6 +10,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // orderOf returns k's rank in IEEE 754 totalOrder (floats) or its numeric
@@ -279,20 +280,30 @@ func checkArgsort[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device
 // TestRadixKeyTypes checks the radix sort of every key type on the CPU
 // evaluator (totalOrder for floats, bit for bit), with pairs, argsort and
 // unique: in tiles of 128 keys, and in one block (kernels.RadixBlockKernel,
-// the default for so few keys).
+// the default for so few keys); both again with the keys ranked by
+// counters (kernels.RankByCounters).
 func TestRadixKeyTypes(t *testing.T) {
 	tiled, dev := smallTiles(t)
-	block, err := sorts.New(dev)
-	if err != nil {
-		t.Fatal(err)
+	newSorter := func(passes, block kernels.RadixShape) *sorts.Sorter {
+		s, err := sorts.New(dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		s.SetRadixShape(passes)
+		s.SetBlockShape(block)
+		return s
 	}
-	defer block.Close()
+	block := newSorter(kernels.RadixShape{}, kernels.RadixShape{})
+	countedTiles := newSorter(kernels.RadixShape{Threads: 64, PerThread: 2, Bits: 5, Window: 3, Rank: kernels.RankByCounters},
+		kernels.RadixShape{})
+	countedBlock := newSorter(kernels.RadixShape{}, kernels.RadixShape{Threads: 64, PerThread: 8, Bits: 6, Rank: kernels.RankByCounters})
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	for _, c := range []struct {
 		s       *sorts.Sorter
 		lengths []int
-	}{{tiled, []int{1, 2, 129, 300}}, {block, []int{2, 300}}} {
+	}{{tiled, []int{1, 2, 129, 300}}, {block, []int{2, 300}}, {countedTiles, []int{1, 2, 129, 300}}, {countedBlock, []int{2, 300}}} {
 		checkKeyType[uint32](t, c.s, dev, c.lengths, seed)
 		checkKeyType[int32](t, c.s, dev, c.lengths, seed)
 		checkKeyType[float32](t, c.s, dev, c.lengths, seed)

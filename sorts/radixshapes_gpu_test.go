@@ -175,11 +175,23 @@ func timeRadixShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 }
 
 // blockShapeCandidates are the block sort shapes TestGPURadixBlockShapes
-// times: threads, keys per thread and digit bits (CUB's single-tile sort
-// takes 256 threads of 19 keys and 6-bit digits).
-var blockShapeCandidates = [][3]int{{128, 8, 8}, {128, 8, 6}, {256, 8, 8}, {256, 8, 6}, {256, 8, 5}, {128, 16, 8},
-	{128, 16, 6}, {256, 16, 8}, {256, 16, 6}, {256, 19, 6}, {512, 8, 8}, {512, 8, 6}, {512, 16, 8}, {512, 16, 6},
-	{1024, 8, 8}, {1024, 8, 6}, {1024, 16, 8}, {1024, 16, 6}, {512, 32, 6}}
+// times: threads, keys per thread and digit bits, ranked by votes, and
+// ranked by counters (CUB's single-tile sort takes 256 threads of 19 keys,
+// 6-bit digits and counters).
+var blockShapeCandidates = func() []kernels.RadixShape {
+	var shapes []kernels.RadixShape
+	for _, c := range [][3]int{{128, 8, 8}, {128, 8, 6}, {256, 8, 8}, {256, 8, 6}, {256, 8, 5}, {128, 16, 8},
+		{128, 16, 6}, {256, 16, 8}, {256, 16, 6}, {256, 19, 6}, {512, 8, 8}, {512, 8, 6}, {512, 16, 8}, {512, 16, 6},
+		{1024, 8, 8}, {1024, 8, 6}, {1024, 16, 8}, {1024, 16, 6}, {512, 32, 6}} {
+		shapes = append(shapes, kernels.RadixShape{Threads: c[0], PerThread: c[1], Bits: c[2]})
+	}
+	for _, c := range [][3]int{{128, 8, 5}, {128, 8, 6}, {256, 8, 5}, {256, 8, 6}, {128, 16, 5}, {128, 16, 6},
+		{256, 16, 4}, {256, 16, 5}, {256, 16, 6}, {256, 19, 6}, {256, 32, 6}, {512, 8, 6}, {512, 16, 5}, {512, 16, 6},
+		{1024, 8, 5}, {1024, 8, 6}, {1024, 16, 6}} {
+		shapes = append(shapes, kernels.RadixShape{Threads: c[0], PerThread: c[1], Bits: c[2], Rank: kernels.RankByCounters})
+	}
+	return shapes
+}()
 
 // TestGPURadixBlockShapes times, on the GPU and only with -radixshapes,
 // RadixSort of fresh random uint32 and uint64 keys over all their bits and
@@ -187,8 +199,9 @@ var blockShapeCandidates = [][3]int{{128, 8, 8}, {128, 8, 6}, {256, 8, 8}, {256,
 // one block of each of blockShapeCandidates whose tile takes them (and
 // is at most 4 times their number), and by the passes, each result first
 // checked against Go. It logs one line per size and shape, "radix|pairs
-// <n> keys of <b> bits block|passes <threads>x<keys>/<bits> median_ms
-// <ms>"; it asserts nothing of the times.
+// <n> keys of <b> bits block|passes <threads>x<keys>/<bits> rank <r>
+// median_ms <ms>" (r 0 by votes, 1 by counters); it asserts nothing of
+// the times.
 func TestGPURadixBlockShapes(t *testing.T) {
 	if !*radixShapes {
 		t.Skip("times the block sort's shapes only with -radixshapes")
@@ -252,8 +265,8 @@ func timeBlockShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 	}
 	var shapes []kernels.RadixShape
 	for _, c := range blockShapeCandidates {
-		if c[0]*c[1] >= n && c[0]*c[1] <= 4*n {
-			shapes = append(shapes, kernels.RadixShape{Threads: c[0], PerThread: c[1], Bits: c[2]})
+		if c.Tile() >= n && c.Tile() <= 4*n {
+			shapes = append(shapes, c)
 		}
 	}
 	defer s.SetBlockShape(kernels.RadixShape{})
@@ -282,7 +295,7 @@ func timeBlockShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 		if gotValues, err := vout.ToSlice(); err != nil || pairs && !slices.Equal(gotValues, want) {
 			t.Fatalf("%s of %d keys, %s %+v: the values are not those of a stable sort by key (%v)", what, n, how, shape, err)
 		}
-		t.Logf("%s %d keys of %d bits %s %dx%d/%d median_ms %.4f", what, n, 8*unsafe.Sizeof(K(0)), how, shape.Threads,
-			shape.PerThread, shape.Bits, tm.median(t, run))
+		t.Logf("%s %d keys of %d bits %s %dx%d/%d rank %d median_ms %.4f", what, n, 8*unsafe.Sizeof(K(0)), how, shape.Threads,
+			shape.PerThread, shape.Bits, shape.Rank, tm.median(t, run))
 	}
 }

@@ -8,8 +8,10 @@ import (
 // A radix sort of a few thousand keys in one block, one launch, as CUB's
 // single-tile sort: the threads load the keys into registers (arrays.Held)
 // and, for each digit of the bits sorted from the lowest, rank them
-// (arrays.BlockMultisplitHeld, stable), move them to their ranks in shared
-// memory and load them back in their new order. A pair's values do not
+// (stable: by votes, arrays.BlockMultisplitHeld, or by per-thread
+// counters, arrays.BlockMultisplitCounted, as the shape's Rank says), move
+// them to their ranks in shared memory and load them back in their new
+// order. A pair's values do not
 // travel with their keys: each key carries the position it was loaded
 // from, and the values are read from there once the keys are sorted.
 
@@ -61,7 +63,8 @@ func RadixBlockShapeFor(keyBytes, valueBytes, n int) (RadixShape, bool) {
 
 // RadixBlockKernel returns the kernel that sorts up to shape.Tile() keys
 // of type K in one block of shape.Threads threads holding
-// shape.PerThread keys each, in digits of shape.Bits bits, by the bits
+// shape.PerThread keys each, in digits of shape.Bits bits ranked as
+// shape.Rank says, by the bits
 // [begin, end) of their order-preserving form, as the radix sort
 // (RadixPassKernel) does: stable, keys that differ only outside those bits
 // keep their order. Its parameters are keysIn, keysOut (of keysIn's
@@ -106,11 +109,11 @@ func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radi
 		tile, per, bits := shape.Tile(), shape.PerThread, uint32(shape.Bits)
 		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
 			n := dsl.Let(b, keysIn.Len().Min(dsl.N(uint32(tile)))).Exp
-			keys := arrays.NewHeld[U](b, per, n)
+			keys := newTile[U](b, shape, n)
 			keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return kb.load(keysIn.At(i)) }))
 			var from arrays.Held[uint32]
 			if indexed {
-				from = arrays.NewHeld[uint32](b, per, n)
+				from = newTile[uint32](b, shape, n)
 				from.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.U32 { return i }))
 			}
 			padded := arrays.BankPaddedLen(tile)
@@ -123,7 +126,7 @@ func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radi
 			b.For(passes, func(b *dsl.Block, p dsl.U32) {
 				shift := dsl.Let(b, begin.Add(p.Mul(dsl.N(bits)))).Exp
 				width := dsl.Let(b, end.Sub(shift).Min(dsl.N(bits))).Exp
-				m := arrays.BlockMultisplitHeld(b, shape.Bits, keys, func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) })
+				m := rankTile(b, shape, keys, func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) })
 				ranks := m.HeldRanks(b)
 				keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
 				if indexed {

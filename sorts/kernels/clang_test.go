@@ -13,9 +13,10 @@ import (
 
 // TestClangCompilesTheTableKernelsAndBlockSort compiles the printed CUDA
 // of the warp-combined table kernels, of block sorts of 32 and 64-bit
-// keys, alone and in pairs, and of radix sort passes (look-back windows of
-// one tile and of eight) with clang in CUDA device mode, with codegen's
-// prelude in place of the CUDA headers.
+// keys, alone, in pairs and ranked by counters, and of radix sort passes
+// (look-back windows of one tile and of eight, ranked by votes and by
+// counters) with clang in CUDA device mode, with codegen's prelude in
+// place of the CUDA headers.
 func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 	clang, err := exec.LookPath("clang-14")
 	if err != nil {
@@ -28,13 +29,17 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 	}
 	ks := []*dsl.Kernel{kernels.GlobalHistogramWarpKernel(),
 		kernels.GlobalOccursWarpKernel(), kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly),
-		kernels.RadixBlockKernel[float64, int64](blockShape, kernels.Pairs)}
+		kernels.RadixBlockKernel[float64, int64](blockShape, kernels.Pairs),
+		kernels.RadixBlockKernel[float32, uint32](kernels.RadixShape{Threads: 256, PerThread: 16, Bits: 6, Rank: kernels.RankByCounters},
+			kernels.Positions)}
 	windowed := kernels.RadixShapeFor(4, 4, 1<<25)
 	windowed.Window = 8
 	ks = append(ks, kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 0, 1<<25), kernels.KeysOnly),
 		kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 4, 1<<16), kernels.Pairs),
 		kernels.RadixPassKernel[float64, int32](kernels.RadixShapeFor(8, 4, 1<<20), kernels.Pairs),
-		kernels.RadixPassKernel[int32, uint32](windowed, kernels.Positions), kernels.RadixHistogramKernel[uint64](windowed, kernels.Pairs))
+		kernels.RadixPassKernel[int32, uint32](windowed, kernels.Positions), kernels.RadixHistogramKernel[uint64](windowed, kernels.Pairs),
+		kernels.RadixPassKernel[uint64, float32](kernels.RadixShape{Threads: 128, PerThread: 8, Bits: 5, Rank: kernels.RankByCounters},
+			kernels.Pairs))
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)
 	for _, k := range ks {

@@ -32,8 +32,9 @@
 // combine the updates of a warp's lanes that hit one cell before they reach
 // global memory. RadixBlockKernel sorts up to BlockSortMaxKeys keys of any
 // type in one block: the threads hold them in registers,
-// BlockMultisplitHeld ranks them by one digit at a time, and they move to
-// their ranks in shared memory and back.
+// BlockMultisplitHeld (by votes) or BlockMultisplitCounted (by per-thread
+// counters; RadixShape.Rank) ranks them by one digit at a time, and they
+// move to their ranks in shared memory and back.
 //
 // The radix sort's kernels (RadixHistogramKernel, RadixPassKernel) are
 // Onesweep's: a histogram of every pass's digits in one read of the keys,

@@ -76,6 +76,44 @@ type RadixShape struct {
 	// registers the threads hold their keys and values in; 0 leaves them
 	// to the compiler.
 	MinBlocks int
+	// Rank is how a block ranks its keys by digit.
+	Rank RadixRank
+}
+
+// RadixRank is how a block of the radix sort ranks its tile's keys by
+// digit.
+type RadixRank int
+
+const (
+	// RankByVotes holds the keys warp-striped (arrays.NewHeld) and ranks
+	// them by votes (arrays.BlockMultisplitHeld): per key a vote per bit
+	// of the digit and, for the lowest lane of each digit, a shared
+	// atomic; a scan of a counter per digit and warp.
+	RankByVotes RadixRank = iota
+	// RankByCounters holds the keys blocked (arrays.NewHeldBlocked) and
+	// ranks them by per-thread counters (arrays.BlockMultisplitCounted):
+	// per key a read and a write of the thread's counter of its digit; a
+	// scan of 2^(Bits-1) words per thread.
+	RankByCounters
+	radixRanks // the number of ranks
+)
+
+// newTile allocates in b the registers of a tile of n elements of type T,
+// held as the shape's Rank needs them.
+func newTile[T dsl.Scalar](b *dsl.Block, sh RadixShape, n dsl.U32) arrays.Held[T] {
+	if sh.Rank == RankByCounters {
+		return arrays.NewHeldBlocked[T](b, sh.PerThread, n)
+	}
+	return arrays.NewHeld[T](b, sh.PerThread, n)
+}
+
+// rankTile records in b the multisplit of the held keys by digit, as the
+// shape's Rank ranks them.
+func rankTile[U uint32 | uint64](b *dsl.Block, sh RadixShape, keys arrays.Held[U], digit func(dsl.Exp[U]) dsl.U32) arrays.Multisplit {
+	if sh.Rank == RankByCounters {
+		return arrays.BlockMultisplitCounted(b, sh.Bits, keys, digit)
+	}
+	return arrays.BlockMultisplitHeld(b, sh.Bits, keys, digit)
 }
 
 // Tile returns the number of keys of a tile: Threads × PerThread.
@@ -101,6 +139,8 @@ func (sh RadixShape) Check() error {
 	case sh.MinBlocks < 0 || sh.MinBlocks*sh.Threads > check.MaxThreadsPerMultiprocessor:
 		return fmt.Errorf("radix shape: %d blocks of %d threads per multiprocessor, want 0 to %d threads", sh.MinBlocks,
 			sh.Threads, check.MaxThreadsPerMultiprocessor)
+	case sh.Rank < 0 || sh.Rank >= radixRanks:
+		return fmt.Errorf("radix shape: rank %d, want RankByVotes or RankByCounters", sh.Rank)
 	}
 	return nil
 }
@@ -605,24 +645,24 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			var heldPositions arrays.Held[uint32]
 			switch values {
 			case Pairs:
-				heldValues = arrays.NewHeld[V](b, shape.PerThread, count)
+				heldValues = newTile[V](b, shape, count)
 				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
 					heldValues.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[V] { return src.value(first.Add(i)) }))
 				})
 			case Positions:
-				heldPositions = arrays.NewHeld[uint32](b, shape.PerThread, count)
+				heldPositions = newTile[uint32](b, shape, count)
 				bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
 					heldPositions.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.U32 { return src.position(first.Add(i)) }))
 				})
 			}
 			return heldValues, heldPositions
 		}
-		// rankTile moves the count keys of tile from first, held in keys,
+		// rankAndMove moves the count keys of tile from first, held in keys,
 		// to their ranks and from there to where the pass puts them, given
 		// the digits' global offsets.
-		rankTile := func(b *dsl.Block, keys arrays.Held[U], digitOf func(dsl.Exp[U]) dsl.U32, tile, first, count dsl.U32,
+		rankAndMove := func(b *dsl.Block, keys arrays.Held[U], digitOf func(dsl.Exp[U]) dsl.U32, tile, first, count dsl.U32,
 			global dsl.Array[uint32]) {
-			m := arrays.BlockMultisplitHeld(b, shape.Bits, keys, digitOf)
+			m := rankTile(b, shape, keys, digitOf)
 			// The tile's counts are published now, and the walk back over
 			// the tiles before waits until the keys have moved to their
 			// ranks in shared memory, which needs no global offset: by then
@@ -696,7 +736,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
 			// The tile's keys, held in the threads' registers until they
 			// move.
-			keys := arrays.NewHeld[U](b, shape.PerThread, count)
+			keys := newTile[U](b, shape, count)
 			bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
 				keys.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[U] { return kb.load(src.key(first.Add(i))) }))
 			})
@@ -717,7 +757,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			// digit's place, as CUB's Onesweep short-circuits such a tile.
 			only, oneDigit := keys.Uniform(b, digitOf)
 			b.IfElse(oneDigit, func(b *dsl.Block) { moveTile(b, keys, only, tile, first, count, global) },
-				func(b *dsl.Block) { rankTile(b, keys, digitOf, tile, first, count, global) })
+				func(b *dsl.Block) { rankAndMove(b, keys, digitOf, tile, first, count, global) })
 		}
 		tileCount := dsl.CeilDiv(n, dsl.N(tileLen))
 		g.ForAllBlocks(tileCount, func(b *dsl.Block, bid dsl.U32) {
