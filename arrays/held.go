@@ -70,8 +70,19 @@ func newHeld[T dsl.Scalar](b *dsl.Block, what string, per int, n dsl.U32, blocke
 		return Held[T]{bad: bad}
 	}
 	threads := b.Threads()
-	return Held[T]{n: dsl.Let(b, n.Min(dsl.N(uint32(threads*per)))).Exp, per: per, threads: threads, blocked: blocked,
-		slots: dsl.Held[T](b, per)}
+	count := n.Min(dsl.N(uint32(threads * per)))
+	if _, fixed := constLen(count); !fixed {
+		count = dsl.Let(b, count).Exp
+	}
+	return Held[T]{n: count, per: per, threads: threads, blocked: blocked, slots: dsl.Held[T](b, per)}
+}
+
+// full reports whether every slot of h holds an element: its length is a
+// constant of the program, threads × per (a full tile), so that no slot
+// needs a bound check.
+func (h Held[T]) full() bool {
+	n, fixed := constLen(h.n)
+	return fixed && int64(n) == int64(h.threads*h.per)
 }
 
 // arrangement describes how h is dealt, for errors: "(16 per thread by
@@ -101,14 +112,24 @@ func (h Held[T]) invalid(what string) string {
 // Load records in b the load of the held elements from a: each thread
 // reads its slots' elements of a, those below Len and a's length (a slot
 // past them holds zero), slot by slot, every read written out so that the
-// compiler keeps them in flight together.
+// compiler keeps them in flight together. When both lengths are constants
+// that cover every slot (a full tile), the reads take no bound checks.
 func (h Held[T]) Load(b *dsl.Block, a Pull[T]) {
 	if msg := h.invalid("Load"); msg != "" {
 		dsl.Let(b, dsl.Invalid[uint32](msg))
 		return
 	}
+	bound := h.n.Min(a.Len())
+	every := false
+	if c, fixed := constLen(bound); fixed {
+		every = int64(c) == int64(h.threads*h.per)
+	}
 	b.ForAll(dsl.N(uint32(h.threads)), func(t *dsl.Thread, tid dsl.U32) {
-		n := dsl.Let(t, h.n.Min(a.Len()))
+		if every {
+			h.each(t, tid, func(j int, i dsl.U32, _ dsl.Bool) { h.slots.Store(t, dsl.N(uint32(j)), a.At(i)) })
+			return
+		}
+		n := dsl.Let(t, bound)
 		h.each(t, tid, func(j int, i dsl.U32, _ dsl.Bool) {
 			h.slots.Store(t, dsl.N(uint32(j)), dsl.Select(i.Lt(n.Exp), a.At(i), zero[T]()))
 		})
@@ -117,7 +138,7 @@ func (h Held[T]) Load(b *dsl.Block, a Pull[T]) {
 
 // each runs body in thread tid of a ForAll over the block's threads for
 // each of its slots j, in order: i is the slot's element and valid whether
-// it is below Len. Every lane of a warp runs every slot, so body may
+// it is below Len (the constant true for a full tile). Every lane of a warp runs every slot, so body may
 // ballot and shuffle.
 func (h Held[T]) each(t *dsl.Thread, tid dsl.U32, body func(j int, i dsl.U32, valid dsl.Bool)) {
 	first, step := dsl.WarpOf(tid).Mul(dsl.N(uint32(ir.WarpSize*h.per))).Add(dsl.LaneOf(tid)), ir.WarpSize
@@ -125,9 +146,14 @@ func (h Held[T]) each(t *dsl.Thread, tid dsl.U32, body func(j int, i dsl.U32, va
 		first, step = tid.Mul(dsl.N(uint32(h.per))), 1
 	}
 	from := dsl.Let(t, first)
+	full := h.full()
 	for j := range h.per {
 		i := dsl.Let(t, from.Add(dsl.N(uint32(j*step))))
-		body(j, i.Exp, i.Lt(h.n))
+		valid := dsl.Lit(true)
+		if !full {
+			valid = i.Lt(h.n)
+		}
+		body(j, i.Exp, valid)
 	}
 }
 

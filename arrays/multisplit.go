@@ -5,6 +5,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/simplify"
 )
 
 // MaxDigitBits is the widest digit Multisplit and WarpPeers take: 8 bits,
@@ -211,13 +212,22 @@ func BlockMultisplitHeld[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], dig
 		lanesBelow := dsl.Let(t, lanesBelowMask(dsl.LaneOf(tid)))
 		keys.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
 			d := dsl.Let(t, m.held.digit(j))
-			peers := dsl.Let(t, WarpPeers(t, d.Exp, bits).And(dsl.Ballot(t, valid)))
+			peers := WarpPeers(t, d.Exp, bits)
+			if !isTrue(valid) { // a partial tile: its lanes past the end are no one's peers
+				peers = dsl.Let(t, peers.And(dsl.Ballot(t, valid))).Exp
+			}
 			below := peers.And(lanesBelow.Exp).PopCount()
 			counter := d.Mul(dsl.N(uint32(m.stride))).Add(dsl.WarpIdx)
-			ranks.slots.Store(t, dsl.N(uint32(j)), countUp(t, m.counters, valid, counter, peers.Exp, below))
+			ranks.slots.Store(t, dsl.N(uint32(j)), countUp(t, m.counters, valid, counter, peers, below))
 		})
 	})
 	return m
+}
+
+// isTrue reports whether b is the constant true.
+func isTrue(b dsl.Bool) bool {
+	v, ok := simplify.Constant(b.IR())
+	return ok && v.Bool()
 }
 
 // heldRank returns the rank of the running thread's key in slot j of a

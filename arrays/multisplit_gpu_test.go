@@ -14,11 +14,11 @@ import (
 type tileSource int
 
 const (
-	fromGlobal tileSource = iota // the input, unbounded in length
-	fromShared                   // a copy in shared memory, of a constant bound: partial ranks kept
-	fromHeld                     // the threads' registers (BlockMultisplitHeld)
-	fromHeldBlocked              // the threads' registers, blocked (BlockMultisplitCounted)
-	tileSources                  // the number of sources
+	fromGlobal      tileSource = iota // the input, unbounded in length
+	fromShared                        // a copy in shared memory, of a constant bound: partial ranks kept
+	fromHeld                          // the threads' registers (BlockMultisplitHeld)
+	fromHeldBlocked                   // the threads' registers, blocked (BlockMultisplitCounted)
+	tileSources                       // the number of sources
 )
 
 var tileSourceNames = map[tileSource]string{fromGlobal: "global", fromShared: "shared", fromHeld: "held",

@@ -12,7 +12,10 @@ import (
 // read the first while another writes the second); inside a loop the
 // barrier must also lie between the second and the first's use in the next
 // iteration. (A GridBlocks loop has one: the printer ends each of its
-// iterations with a barrier when the kernel uses shared memory.)
+// iterations with a barrier when the kernel uses shared memory.) Two arrays
+// used only in opposite arms of a block-level If whose condition is the
+// same in every thread also share bytes, when no For or While runs the If
+// again: a block runs one arm or the other, never both.
 
 // span is a range of statement numbers, both ends included.
 type span struct{ lo, hi int }
@@ -40,6 +43,9 @@ type lifetimes struct {
 	syncs    []int // numbers of block-level barriers
 	refs     map[*ir.Array][]reference
 	live     map[*ir.Array]span // absent: never referenced
+	// arms holds the statements of the then and else arms of each
+	// block-level If of a uniform condition that no loop repeats.
+	arms [][2]span
 }
 
 // sharedLayout is a placement of a kernel's shared arrays. Sizes and
@@ -160,7 +166,11 @@ func number(k *ir.Kernel) *lifetimes {
 	for _, a := range k.Shared {
 		shared[a] = true
 	}
+	dep := analyseDependence(k)
 	n := 0
+	// inThreads counts the ForAlls of thread or warp bodies around the
+	// statement, loops the For and While loops.
+	inThreads, loops := 0, 0
 	var walk func(body []ir.Stmt)
 	walk = func(body []ir.Stmt) {
 		for _, s := range body {
@@ -191,17 +201,31 @@ func number(k *ir.Kernel) *lifetimes {
 				}
 			case *ir.If:
 				walk(s.Then)
+				then := span{at + 1, n}
 				walk(s.Else)
+				if inThreads == 0 && loops == 0 && dep.of(s.Cond) == uniform {
+					lt.arms = append(lt.arms, [2]span{then, {then.hi + 1, n}})
+				}
 				lt.controls = append(lt.controls, control{span: span{at, n}})
 			case *ir.For:
+				loops++
 				walk(s.Body)
+				loops--
 				lt.controls = append(lt.controls, control{span: span{at, n}, loop: true})
 			case *ir.While:
+				loops++
 				walk(s.Body)
+				loops--
 				lt.controls = append(lt.controls, control{span: span{at, n}, loop: true})
 			case *ir.ForAll:
-				walk(s.Body)
 				grid := s.Kind == ir.GridBlocks
+				if !grid {
+					inThreads++
+				}
+				walk(s.Body)
+				if !grid {
+					inThreads--
+				}
 				lt.controls = append(lt.controls, control{span: span{at, n}, loop: grid, barrierAtEnd: grid})
 			}
 		}
@@ -253,6 +277,11 @@ func (lt *lifetimes) canShare(a, b *ir.Array) bool {
 	}
 	if x.hi >= y.lo {
 		return false // the lifetimes overlap
+	}
+	for _, arms := range lt.arms {
+		if arms[0].contains(x.lo) && arms[0].contains(x.hi) && arms[1].contains(y.lo) && arms[1].contains(y.hi) {
+			return true // no block runs both arms
+		}
 	}
 	if !lt.barrierBetween(x.hi, y.lo, span{x.hi, y.lo}, nil) {
 		return false

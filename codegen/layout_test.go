@@ -142,3 +142,51 @@ func TestLayoutOverTheLimit(t *testing.T) {
 		t.Error("Compile accepts a kernel over the limit")
 	}
 }
+
+// armsKernel returns a kernel whose block-level If (of condition cond, in a
+// block-level For of two rounds when looped) writes x in its then arm and y
+// in its else arm, with no barrier between them, and the offsets of x and
+// y. When cond is uniform, each arm also reads its array back after a
+// barrier.
+func armsKernel(t *testing.T, cond func(flag *ir.Var) ir.Expr, uniform, looped bool) (int, int) {
+	t.Helper()
+	out := global("out", ir.Uint32, ir.Output, 2)
+	x, y := shared("x", ir.Uint32, 256, 3), shared("y", ir.Uint32, 64, 4)
+	flag := v("flag", ir.Bool)
+	i1, i2, i3, i4 := v("i1", ir.Uint32), v("i2", ir.Uint32), v("i3", ir.Uint32), v("i4", ir.Uint32)
+	arm := func(a *ir.Array, n uint64, i, j *ir.Var, line int) []ir.Stmt {
+		if !uniform { // no barrier under a condition the threads may not share
+			return []ir.Stmt{forAll(ir.BlockThreads, i, u32(n), line, store(a, i, i, line))}
+		}
+		return []ir.Stmt{forAll(ir.BlockThreads, i, u32(n), line, store(a, i, i, line)), sync(line + 1),
+			forAll(ir.BlockThreads, j, u32(n), line+2, store(out, j, load(a, j, line+2), line+2))}
+	}
+	var stmt ir.Stmt = &ir.If{Cond: cond(flag), Pos: at(10), Then: arm(x, 256, i1, i2, 11), Else: arm(y, 64, i3, i4, 14)}
+	if looped {
+		stmt = &ir.For{Var: v("r", ir.Uint32), Count: u32(2), Pos: at(9), Body: []ir.Stmt{stmt}}
+	}
+	k := kernel("arms", []*ir.Array{out}, []*ir.Array{x, y}, blocks(1, 8, stmt))
+	k.Params = append(k.Params, ir.Param{Scalar: flag})
+	_, c := mustCUDA(t, k)
+	return c.Shared[0].Offset, c.Shared[1].Offset
+}
+
+// A block runs one arm of an If whose condition every thread shares, so
+// that arrays of opposite arms share bytes with no barrier between them;
+// not when a loop may run one arm, then the other, or when the threads may
+// take different arms.
+func TestLayoutSharesBytesBetweenTheArmsOfAUniformIf(t *testing.T) {
+	flag := func(flag *ir.Var) ir.Expr { return flag }
+	if x, y := armsKernel(t, flag, true, false); x != y {
+		t.Errorf("arrays of opposite arms of a uniform If at offsets %d and %d, want one offset", x, y)
+	}
+	if x, y := armsKernel(t, flag, true, true); x == y {
+		t.Errorf("arrays of opposite arms of an If in a loop share offset %d with no barrier between rounds", x)
+	}
+	perThread := func(*ir.Var) ir.Expr {
+		return &ir.Binary{Op: ir.Lt, X: &ir.Special{Kind: ir.ThreadIdx}, Y: u32(32)}
+	}
+	if x, y := armsKernel(t, perThread, false, false); x == y {
+		t.Errorf("arrays of opposite arms of an If whose threads may differ share offset %d", x)
+	}
+}

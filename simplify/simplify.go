@@ -167,7 +167,30 @@ func binary(op ir.BinOp, x, y ir.Expr) ir.Expr {
 		if is(x, isZero) && !CanFail(y) {
 			return x
 		}
-	case ir.Or, ir.Xor:
+		if t.IsInteger() || t == ir.Bool {
+			if is(y, isAllOnes) {
+				return x
+			}
+			if is(x, isAllOnes) {
+				return y
+			}
+		}
+	case ir.Or:
+		if is(y, isZero) {
+			return x
+		}
+		if is(x, isZero) {
+			return y
+		}
+		if t.IsInteger() || t == ir.Bool {
+			if is(y, isAllOnes) && !CanFail(x) {
+				return y
+			}
+			if is(x, isAllOnes) && !CanFail(y) {
+				return x
+			}
+		}
+	case ir.Xor:
 		if is(y, isZero) {
 			return x
 		}
@@ -183,6 +206,15 @@ func binary(op ir.BinOp, x, y ir.Expr) ir.Expr {
 }
 
 func constant(v ir.Value) *ir.Const { return &ir.Const{Value: v} }
+
+// isAllOnes: an integer with every bit of its type set, or true: the
+// identity of And, the absorbing element of Or.
+func isAllOnes(v ir.Value) bool {
+	if v.T == ir.Bool {
+		return v.Bits == 1
+	}
+	return v.Bits == ir.UintValue(v.T, ^uint64(0)).Bits
+}
 
 // isZero: integer 0, false, or +0.0 (x - +0.0 == x for every x).
 func isZero(v ir.Value) bool { return v.Bits == 0 }

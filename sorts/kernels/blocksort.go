@@ -101,58 +101,67 @@ func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radi
 	begin := dsl.Param[uint32](k, "begin")
 	end := dsl.Param[uint32](k, "end")
 	indexed := values != KeysOnly
+	tile, per, bits := shape.Tile(), shape.PerThread, uint32(shape.Bits)
+	// sortBlock sorts the first n keys in block b, moving them to their
+	// ranks in sorted (their positions in sortedFrom) at each digit.
+	sortBlock := func(b *dsl.Block, n dsl.U32, sorted dsl.Array[U], sortedFrom dsl.Array[uint32]) {
+		keys := newTile[U](b, shape, n)
+		keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return kb.load(keysIn.At(i)) }))
+		var from arrays.Held[uint32]
+		if indexed {
+			from = newTile[uint32](b, shape, n)
+			from.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.U32 { return i }))
+		}
+		passes := dsl.Let(b, dsl.CeilDiv(end.Sub(begin), dsl.N(bits))).Exp
+		b.For(passes, func(b *dsl.Block, p dsl.U32) {
+			shift := dsl.Let(b, begin.Add(p.Mul(dsl.N(bits)))).Exp
+			width := dsl.Let(b, end.Sub(shift).Min(dsl.N(bits))).Exp
+			m := rankTile(b, shape, keys, func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) })
+			ranks := m.HeldRanks(b)
+			keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
+			if indexed {
+				from.ScatterBy(ranks).Run(b, paddedWriter(sortedFrom))
+			}
+			b.Sync()
+			keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return sorted.At(arrays.BankPadded(i)) }))
+			if indexed {
+				from.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.U32 { return sortedFrom.At(arrays.BankPadded(i)) }))
+			}
+			b.Sync()
+		})
+		keys.Push().Run(b, func(t *dsl.Thread, i dsl.U32, u dsl.Exp[U]) { keysOut.Store(t, i, kb.store(u)) })
+		switch values {
+		case Pairs:
+			// Every value is read before any is written: valuesOut may be
+			// valuesIn.
+			moved := arrays.NewHeld[V](b, per, n)
+			moved.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[V] {
+				return valuesIn.At(sortedFrom.At(arrays.BankPadded(i)))
+			}))
+			b.Sync()
+			moved.Push().Run(b, valuesOut.Store)
+		case Positions:
+			from.Push().Run(b, positionsOut.Store)
+		}
+	}
 	k.Body(func(g *dsl.Grid) {
 		if err := shape.Check(); err != nil {
 			dsl.Let(g, dsl.Invalid[uint32]("RadixBlockKernel: "+err.Error()))
 			return
 		}
-		tile, per, bits := shape.Tile(), shape.PerThread, uint32(shape.Bits)
 		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
-			n := dsl.Let(b, keysIn.Len().Min(dsl.N(uint32(tile)))).Exp
-			keys := newTile[U](b, shape, n)
-			keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return kb.load(keysIn.At(i)) }))
-			var from arrays.Held[uint32]
-			if indexed {
-				from = newTile[uint32](b, shape, n)
-				from.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.U32 { return i }))
-			}
 			padded := arrays.BankPaddedLen(tile)
 			sorted := dsl.Shared[U](b, padded)
 			var sortedFrom dsl.Array[uint32]
 			if indexed {
 				sortedFrom = dsl.Shared[uint32](b, padded)
 			}
-			passes := dsl.Let(b, dsl.CeilDiv(end.Sub(begin), dsl.N(bits))).Exp
-			b.For(passes, func(b *dsl.Block, p dsl.U32) {
-				shift := dsl.Let(b, begin.Add(p.Mul(dsl.N(bits)))).Exp
-				width := dsl.Let(b, end.Sub(shift).Min(dsl.N(bits))).Exp
-				m := rankTile(b, shape, keys, func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) })
-				ranks := m.HeldRanks(b)
-				keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
-				if indexed {
-					from.ScatterBy(ranks).Run(b, paddedWriter(sortedFrom))
-				}
-				b.Sync()
-				keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return sorted.At(arrays.BankPadded(i)) }))
-				if indexed {
-					from.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.U32 { return sortedFrom.At(arrays.BankPadded(i)) }))
-				}
-				b.Sync()
-			})
-			keys.Push().Run(b, func(t *dsl.Thread, i dsl.U32, u dsl.Exp[U]) { keysOut.Store(t, i, kb.store(u)) })
-			switch values {
-			case Pairs:
-				// Every value is read before any is written: valuesOut may
-				// be valuesIn.
-				moved := arrays.NewHeld[V](b, per, n)
-				moved.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[V] {
-					return valuesIn.At(sortedFrom.At(arrays.BankPadded(i)))
-				}))
-				b.Sync()
-				moved.Push().Run(b, valuesOut.Store)
-			case Positions:
-				from.Push().Run(b, positionsOut.Store)
-			}
+			// A full tile takes a copy of the sort whose n is a constant, so
+			// that its slots need no bound checks.
+			n := dsl.Let(b, keysIn.Len().Min(dsl.N(uint32(tile)))).Exp
+			full := dsl.N(uint32(tile))
+			b.IfElse(n.Eq(full), func(b *dsl.Block) { sortBlock(b, full, sorted, sortedFrom) },
+				func(b *dsl.Block) { sortBlock(b, n, sorted, sortedFrom) })
 		})
 	})
 	return k

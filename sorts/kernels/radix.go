@@ -789,7 +789,12 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 				row := arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
 					return hist.At(pass.Mul(dsl.N(digits)).Add(d))
 				})
-				sortTile(b, tile, first, count, row)
+				// Every tile but the last is full, and takes a copy of the
+				// pass whose count is a constant, so that its keys need no
+				// bound checks.
+				full := dsl.N(tileLen)
+				b.IfElse(count.Eq(full), func(b *dsl.Block) { sortTile(b, tile, first, full, row) },
+					func(b *dsl.Block) { sortTile(b, tile, first, count, row) })
 			})
 		})
 	})
