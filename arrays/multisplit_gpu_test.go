@@ -29,44 +29,57 @@ var tileSourceNames = map[tileSource]string{fromGlobal: "global", fromShared: "s
 // BlockMultisplitHeld or BlockMultisplitCounted from the keys held, as a
 // radix sort pass does: the tile's keys sorted by digit (for held keys,
 // Held.ScatterBy of HeldRanks), its Ranks and its Counts, each at the
-// tile's place in the outputs. tile is a multiple of threads.
+// tile's place in the outputs. tile is a multiple of threads. Held keys of
+// a full tile are held in a tile of constant length, as the radix sort's
+// full tiles are.
 func tiledMultisplitKernel(threads, bits, tile int, source tileSource) *dsl.Kernel {
 	k := dsl.NewKernel("tiledMultisplit", threads)
 	in := dsl.Input[uint32](k, "keys")
 	sorted, ranks, counts := dsl.Output[uint32](k, "sorted"), dsl.Output[uint32](k, "ranks"),
 		dsl.Output[uint32](k, "counts")
 	size, digits := dsl.N(uint32(tile)), dsl.N(1<<bits)
+	// split ranks the count keys of tile bid, from first.
+	split := func(b *dsl.Block, bid, first, count dsl.U32) {
+		keys := arrays.Take(count, arrays.Drop(first, arrays.FromArray(in)))
+		at := func(out dsl.Array[uint32], base dsl.U32) arrays.Writer[uint32] {
+			return func(t *dsl.Thread, i dsl.U32, v dsl.U32) { out.Store(t, base.Add(i), v) }
+		}
+		var m arrays.Multisplit
+		switch source {
+		case fromHeld:
+			held := arrays.NewHeld[uint32](b, tile/threads, count)
+			held.Load(b, keys)
+			m = arrays.BlockMultisplitHeld(b, bits, held, digitOf)
+			held.ScatterBy(m.HeldRanks(b)).Run(b, at(sorted, first))
+		case fromHeldBlocked:
+			held := arrays.NewHeldBlocked[uint32](b, tile/threads, count)
+			held.Load(b, keys)
+			m = arrays.BlockMultisplitCounted(b, bits, held, digitOf)
+			held.ScatterBy(m.HeldRanks(b)).Run(b, at(sorted, first))
+		case fromShared:
+			keys = arrays.Take(count, arrays.Compute(b, arrays.Generate(size, func(i dsl.U32) dsl.U32 {
+				return dsl.Select(i.Lt(count), in.At(first.Add(i)), dsl.N(0))
+			})))
+			fallthrough
+		default:
+			m = arrays.BlockMultisplit(b, bits, keys, digitOf)
+			arrays.ScatterByRank(m.Ranks(), keys).Run(b, at(sorted, first))
+		}
+		m.Ranks().Run(b, at(ranks, first))
+		arrays.ToPush[*dsl.Block](m.Counts()).Run(b, at(counts, bid.Mul(digits)))
+	}
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(dsl.CeilDiv(in.Len(), size), func(b *dsl.Block, bid dsl.U32) {
-			first := dsl.Let(b, bid.Mul(size))
-			count := size.Min(in.Len().Sub(first.Exp))
-			keys := arrays.Take(count, arrays.Drop(first.Exp, arrays.FromArray(in)))
-			at := func(out dsl.Array[uint32], base dsl.U32) arrays.Writer[uint32] {
-				return func(t *dsl.Thread, i dsl.U32, v dsl.U32) { out.Store(t, base.Add(i), v) }
+			first := dsl.Let(b, bid.Mul(size)).Exp
+			count := dsl.Let(b, size.Min(in.Len().Sub(first))).Exp
+			if source != fromHeld && source != fromHeldBlocked {
+				split(b, bid, first, count)
+				return
 			}
-			var m arrays.Multisplit
-			switch source {
-			case fromHeld:
-				held := arrays.NewHeld[uint32](b, tile/threads, count)
-				held.Load(b, keys)
-				m = arrays.BlockMultisplitHeld(b, bits, held, digitOf)
-				held.ScatterBy(m.HeldRanks(b)).Run(b, at(sorted, first.Exp))
-			case fromHeldBlocked:
-				held := arrays.NewHeldBlocked[uint32](b, tile/threads, count)
-				held.Load(b, keys)
-				m = arrays.BlockMultisplitCounted(b, bits, held, digitOf)
-				held.ScatterBy(m.HeldRanks(b)).Run(b, at(sorted, first.Exp))
-			case fromShared:
-				keys = arrays.Take(count, arrays.Compute(b, arrays.Generate(size, func(i dsl.U32) dsl.U32 {
-					return dsl.Select(i.Lt(count), in.At(first.Add(i)), dsl.N(0))
-				})))
-				fallthrough
-			default:
-				m = arrays.BlockMultisplit(b, bits, keys, digitOf)
-				arrays.ScatterByRank(m.Ranks(), keys).Run(b, at(sorted, first.Exp))
-			}
-			m.Ranks().Run(b, at(ranks, first.Exp))
-			arrays.ToPush[*dsl.Block](m.Counts()).Run(b, at(counts, bid.Mul(digits)))
+			// Held keys of a full tile take a copy whose count is a constant
+			// (no bound checks), as a radix sort pass does.
+			b.IfElse(count.Eq(size), func(b *dsl.Block) { split(b, bid, first, size) },
+				func(b *dsl.Block) { split(b, bid, first, count) })
 		})
 	})
 	return k
