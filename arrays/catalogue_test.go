@@ -451,9 +451,9 @@ func badInputs() []badInput {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				h := arrays.NewHeldBlocked[uint32](b, 2, dsl.N(64))
 				h.Load(b, arrays.FromArray(in))
-				arrays.BlockMultisplitCounted(b, 9, h, func(k dsl.U32) dsl.U32 { return k }) // bad: BlockMultisplitCounted of digits too wide
+				arrays.BlockMultisplitCounted(b, 6, h, func(k dsl.U32) dsl.U32 { return k }) // bad: BlockMultisplitCounted of digits too wide
 			})
-		}, "BlockMultisplitCounted of digits of 9 bits: bits must be 1 to 8"},
+		}, "BlockMultisplitCounted of digits of 6 bits: bits must be 1 to 5"},
 		{"BlockMultisplitCounted with no digit function", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				h := arrays.NewHeldBlocked[uint32](b, 2, dsl.N(64))

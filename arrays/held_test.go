@@ -146,7 +146,7 @@ func TestMultisplitCountedEqualsCountingSort(t *testing.T) {
 			return ""
 		},
 		gen.IntRange(1, 8), gen.IntRange(1, 24), gen.IntRange(1, 3), gen.IntRange(0, 1<<13),
-		gen.IntRange(1, arrays.MaxDigitBits), gen.IntRange(0, len(distributions)-1), gen.UInt64()))
+		gen.IntRange(1, arrays.MaxCountedBits), gen.IntRange(0, len(distributions)-1), gen.UInt64()))
 	props.TestingRun(t)
 }
 
@@ -179,7 +179,7 @@ func TestGPUHeld(t *testing.T) {
 		bits := 1 + r.IntN(arrays.MaxDigitBits)
 		keys := digitKeys(r.Uint64(), n, bits, distributions[r.IntN(len(distributions))])
 		for _, source := range []tileSource{fromHeld, fromHeldBlocked} {
-			if source == fromHeldBlocked && !countersFit(c.threads, bits) {
+			if source == fromHeldBlocked && bits > arrays.MaxCountedBits {
 				continue
 			}
 			if d := checkTiledMultisplit(gpu, c.threads, bits, c.threads*c.per, source, keys); d != "" {

@@ -85,11 +85,6 @@ func tiledMultisplitKernel(threads, bits, tile int, source tileSource) *dsl.Kern
 	return k
 }
 
-// countersFit reports whether BlockMultisplitCounted's counters for
-// digits of bits bits in a block of threads threads take at most 128 KiB
-// of shared memory, well within every GPU's limit.
-func countersFit(threads, bits int) bool { return threads<<(bits-1) <= 1<<15 }
-
 // checkTiledMultisplit runs tiledMultisplitKernel on dev and compares it
 // with the stable counting sort of every tile.
 func checkTiledMultisplit(dev runtime.Device, threads, bits, tile int, source tileSource, keys []uint32) string {
@@ -123,7 +118,7 @@ func TestGPUMultisplit(t *testing.T) {
 			keys := digitKeys(r.Uint64(), n, bits, dist)
 			tiles := (n + tile - 1) / tile
 			source := tileSource((bits + j) % int(tileSources)) // every source for most widths and lengths
-			if source == fromHeldBlocked && !countersFit(threads, bits) {
+			if source == fromHeldBlocked && bits > arrays.MaxCountedBits {
 				source = fromHeld
 			}
 			what := fmt.Sprintf("%s, %d keys by %d bits, %d threads, tiles of %d (keys in %s memory)", dist.name, n, bits,

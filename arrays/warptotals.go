@@ -80,3 +80,19 @@ func (w WarpTotals[T]) Total(t *dsl.Thread) dsl.Exp[T] {
 	rest := Generate(dsl.N(uint32(w.warps-1)), func(i dsl.U32) dsl.Exp[T] { return w.totals.At(i.Add(dsl.N(1))) })
 	return Fold(t, w.op, w.totals.At(dsl.N(0)), rest)
 }
+
+// Before returns the total of the values of the warps below wid (identity,
+// op's identity, for warp 0), read from shared memory by thread t after
+// the barrier that follows Scan: a Fold of the warps' totals, written out.
+// With Scan's result it gives a thread the exclusive scan of the block's
+// values up to it: Before(t, WarpOf(tid), identity) op (Scan's result
+// without the thread's own value).
+func (w WarpTotals[T]) Before(t *dsl.Thread, wid dsl.U32, identity dsl.Exp[T]) dsl.Exp[T] {
+	if bad := w.invalid("Before"); bad != nil {
+		return *bad
+	}
+	below := Generate(dsl.N(uint32(w.warps)), func(i dsl.U32) dsl.Exp[T] {
+		return dsl.Select(i.Lt(wid), w.totals.At(i), identity)
+	})
+	return Fold(t, w.op, identity, below)
+}

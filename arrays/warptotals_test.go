@@ -18,12 +18,13 @@ import (
 
 // warpTotalsKernel returns a kernel whose blocks of threads threads take
 // one input element per thread (a block's threads past the input's end
-// hold the identity), and write WarpTotals' Scan per thread, Warp per
-// warp and Total per block.
+// hold the identity), and write WarpTotals' Scan per thread, Warp and
+// Before per warp and Total per block.
 func warpTotalsKernel[T dsl.Number](o operator[T], threads int) *dsl.Kernel {
 	k := dsl.NewKernel("warpTotals", threads)
 	in := dsl.Input[T](k, "input")
 	scan, warps, totals := dsl.Output[T](k, "scan"), dsl.Output[T](k, "warps"), dsl.Output[T](k, "totals")
+	before := dsl.Output[T](k, "before")
 	perBlock := threads / ir.WarpSize
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(totals.Len(), func(b *dsl.Block, bid dsl.U32) {
@@ -37,7 +38,9 @@ func warpTotalsKernel[T dsl.Number](o operator[T], threads int) *dsl.Kernel {
 			})
 			b.Sync()
 			b.ForAll(dsl.N(uint32(perBlock)), func(t *dsl.Thread, wid dsl.U32) {
-				warps.Store(t, bid.Mul(dsl.N(uint32(perBlock))).Add(wid), w.Warp(wid))
+				at := dsl.Let(t, bid.Mul(dsl.N(uint32(perBlock))).Add(wid)).Exp
+				warps.Store(t, at, w.Warp(wid))
+				before.Store(t, at, w.Before(t, wid, dsl.Lit(o.identity)))
 			})
 			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { totals.Store(t, bid, w.Total(t)) })
 		})
@@ -50,7 +53,7 @@ func warpTotalsKernel[T dsl.Number](o operator[T], threads int) *dsl.Kernel {
 func checkWarpTotals[T dsl.Number](dev runtime.Device, o operator[T], threads int, xs []T) string {
 	blocks := (len(xs) + threads - 1) / threads
 	perBlock := threads / ir.WarpSize
-	got, err := run(dev, warpTotalsKernel(o, threads), xs, len(xs), blocks*perBlock, blocks)
+	got, err := run(dev, warpTotalsKernel(o, threads), xs, len(xs), blocks*perBlock, blocks, blocks*perBlock)
 	where := fmt.Sprintf("%s, %d elements, %d threads: ", o.name, len(xs), threads)
 	if err != nil {
 		return where + err.Error()
@@ -59,18 +62,21 @@ func checkWarpTotals[T dsl.Number](dev runtime.Device, o operator[T], threads in
 	for i := len(xs); i < len(padded); i++ {
 		padded[i] = o.identity
 	}
-	var scan, warps, totals []T
+	var scan, warps, totals, before []T
 	for b := 0; b < blocks; b++ {
 		block := padded[b*threads : (b+1)*threads]
 		_, _, total := o.scan(block)
 		totals = append(totals, total)
+		var blockWarps []T
 		for w := 0; w < len(block); w += ir.WarpSize {
 			incl, _, warp := o.scan(block[w:min(w+ir.WarpSize, len(block))])
-			scan, warps = append(scan, incl...), append(warps, warp)
+			scan, blockWarps = append(scan, incl...), append(blockWarps, warp)
 		}
+		_, excl, _ := o.scan(blockWarps)
+		warps, before = append(warps, blockWarps...), append(before, excl...)
 	}
 	for _, d := range []string{differ("scan", got[0], scan[:len(xs)]), differ("warps", got[1], warps),
-		differ("totals", got[2], totals)} {
+		differ("totals", got[2], totals), differ("before", got[3], before)} {
 		if d != "" {
 			return where + d
 		}
@@ -120,6 +126,10 @@ func TestZeroWarpTotals(t *testing.T) {
 			var w arrays.WarpTotals[uint32]
 			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { out.Store(t, dsl.N(0), w.Total(t)) })
 		}, "Total of a zero WarpTotals"},
+		{"zero Before", func(b *dsl.Block, out dsl.Array[uint32]) {
+			var w arrays.WarpTotals[uint32]
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { out.Store(t, dsl.N(0), w.Before(t, dsl.N(0), dsl.N(0))) })
+		}, "Before of a zero WarpTotals"},
 		{"zero Warp", func(b *dsl.Block, out dsl.Array[uint32]) {
 			var w arrays.WarpTotals[uint32]
 			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { out.Store(t, dsl.N(0), w.Warp(dsl.N(0))) })

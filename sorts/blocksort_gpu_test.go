@@ -24,7 +24,7 @@ func TestGPUBlockSort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for _, block := range []kernels.RadixShape{{}, {Threads: 512, PerThread: 16, Bits: 6, Rank: kernels.RankByCounters}} {
+	for _, block := range []kernels.RadixShape{{}, {Threads: 512, PerThread: 16, Bits: 5, Rank: kernels.RankByCounters}} {
 		s.SetBlockShape(block)
 		for _, c := range blockCases {
 			for _, n := range blockSortLengths() {

@@ -198,12 +198,12 @@ func onDevice[K sorts.Key](dev runtime.Device, keys []K, inPlace bool, sort func
 }
 
 // blockSortShapes are the block shapes the block sort's tests take besides
-// the default (the zero shape): digits of 5, 6 and 8 bits, one warp of
-// 4 keys each to 128 threads of 16, ranked by votes or by counters; keys
-// beyond a shape's tile go to the radix sort's passes.
+// the default (the zero shape): digits of 3 to 8 bits, one warp of 4 keys
+// each to 128 threads of 16, ranked by votes or by counters; keys beyond
+// a shape's tile go to the radix sort's passes.
 var blockSortShapes = []kernels.RadixShape{{}, {Threads: 32, PerThread: 4, Bits: 5}, {Threads: 64, PerThread: 8, Bits: 6},
 	{Threads: 128, PerThread: 16, Bits: 8}, {Threads: 32, PerThread: 4, Bits: 5, Rank: kernels.RankByCounters},
-	{Threads: 64, PerThread: 8, Bits: 6, Rank: kernels.RankByCounters}, {Threads: 128, PerThread: 16, Bits: 4, Rank: kernels.RankByCounters}}
+	{Threads: 64, PerThread: 8, Bits: 3, Rank: kernels.RankByCounters}, {Threads: 128, PerThread: 16, Bits: 4, Rank: kernels.RankByCounters}}
 
 // TestBlockSortOnCPU checks the one-block radix sort (RadixSort, SortPairs
 // and Argsort of up to kernels.BlockSortMaxKeys keys) against Go's stable

@@ -297,7 +297,7 @@ func TestRadixKeyTypes(t *testing.T) {
 	block := newSorter(kernels.RadixShape{}, kernels.RadixShape{})
 	countedTiles := newSorter(kernels.RadixShape{Threads: 64, PerThread: 2, Bits: 5, Window: 3, Rank: kernels.RankByCounters},
 		kernels.RadixShape{})
-	countedBlock := newSorter(kernels.RadixShape{}, kernels.RadixShape{Threads: 64, PerThread: 8, Bits: 6, Rank: kernels.RankByCounters})
+	countedBlock := newSorter(kernels.RadixShape{}, kernels.RadixShape{Threads: 64, PerThread: 8, Bits: 5, Rank: kernels.RankByCounters})
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	for _, c := range []struct {

@@ -176,8 +176,9 @@ func timeRadixShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 
 // blockShapeCandidates are the block sort shapes TestGPURadixBlockShapes
 // times: threads, keys per thread and digit bits, ranked by votes, and
-// ranked by counters (CUB's single-tile sort takes 256 threads of 19 keys,
-// 6-bit digits and counters).
+// ranked by counters, of up to arrays.MaxCountedBits bits (CUB's
+// single-tile sort takes 256 threads of 19 keys, 6-bit digits and
+// counters, two to a word).
 var blockShapeCandidates = func() []kernels.RadixShape {
 	var shapes []kernels.RadixShape
 	for _, c := range [][3]int{{128, 8, 8}, {128, 8, 6}, {256, 8, 8}, {256, 8, 6}, {256, 8, 5}, {128, 16, 8},
@@ -185,9 +186,9 @@ var blockShapeCandidates = func() []kernels.RadixShape {
 		{1024, 8, 8}, {1024, 8, 6}, {1024, 16, 8}, {1024, 16, 6}, {512, 32, 6}} {
 		shapes = append(shapes, kernels.RadixShape{Threads: c[0], PerThread: c[1], Bits: c[2]})
 	}
-	for _, c := range [][3]int{{128, 8, 5}, {128, 8, 6}, {256, 8, 5}, {256, 8, 6}, {128, 16, 5}, {128, 16, 6},
-		{256, 16, 4}, {256, 16, 5}, {256, 16, 6}, {256, 19, 6}, {256, 32, 6}, {512, 8, 6}, {512, 16, 5}, {512, 16, 6},
-		{1024, 8, 5}, {1024, 8, 6}, {1024, 16, 6}} {
+	for _, c := range [][3]int{{128, 8, 4}, {128, 8, 5}, {256, 8, 4}, {256, 8, 5}, {128, 16, 4}, {128, 16, 5},
+		{256, 16, 4}, {256, 16, 5}, {256, 19, 5}, {256, 32, 5}, {512, 8, 4}, {512, 8, 5}, {512, 16, 4}, {512, 16, 5},
+		{1024, 8, 5}, {1024, 16, 5}} {
 		shapes = append(shapes, kernels.RadixShape{Threads: c[0], PerThread: c[1], Bits: c[2], Rank: kernels.RankByCounters})
 	}
 	return shapes

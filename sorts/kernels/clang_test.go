@@ -30,7 +30,7 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 	ks := []*dsl.Kernel{kernels.GlobalHistogramWarpKernel(),
 		kernels.GlobalOccursWarpKernel(), kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly),
 		kernels.RadixBlockKernel[float64, int64](blockShape, kernels.Pairs),
-		kernels.RadixBlockKernel[float32, uint32](kernels.RadixShape{Threads: 256, PerThread: 16, Bits: 6, Rank: kernels.RankByCounters},
+		kernels.RadixBlockKernel[float32, uint32](kernels.RadixShape{Threads: 256, PerThread: 16, Bits: 5, Rank: kernels.RankByCounters},
 			kernels.Positions)}
 	windowed := kernels.RadixShapeFor(4, 4, 1<<25)
 	windowed.Window = 8

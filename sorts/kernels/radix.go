@@ -93,7 +93,8 @@ const (
 	// RankByCounters holds the keys blocked (arrays.NewHeldBlocked) and
 	// ranks them by per-thread counters (arrays.BlockMultisplitCounted):
 	// per key a read and a write of the thread's counter of its digit; a
-	// scan of 2^(Bits-1) words per thread.
+	// scan of 2^Bits words per thread. Digits of up to
+	// arrays.MaxCountedBits bits.
 	RankByCounters
 	radixRanks // the number of ranks
 )
@@ -141,6 +142,8 @@ func (sh RadixShape) Check() error {
 			sh.Threads, check.MaxThreadsPerMultiprocessor)
 	case sh.Rank < 0 || sh.Rank >= radixRanks:
 		return fmt.Errorf("radix shape: rank %d, want RankByVotes or RankByCounters", sh.Rank)
+	case sh.Rank == RankByCounters && sh.Bits > arrays.MaxCountedBits:
+		return fmt.Errorf("radix shape: digits of %d bits ranked by counters, want 1 to %d", sh.Bits, arrays.MaxCountedBits)
 	}
 	return nil
 }

@@ -197,3 +197,38 @@ func TestRadixBlockShapesForEverySize(t *testing.T) {
 		t.Errorf("BlockSortMaxKeys+1 (%d) uint32 keys sort in one block", kernels.BlockSortMaxKeys+1)
 	}
 }
+
+// TestRadixShapeCheck checks that a shape the kernels cannot be built
+// with is refused by Check, and by the kernels built with it, naming
+// what is wrong.
+func TestRadixShapeCheck(t *testing.T) {
+	good := kernels.RadixShape{Threads: 256, PerThread: 8, Bits: 8}
+	for _, c := range []struct {
+		change func(*kernels.RadixShape)
+		want   string
+	}{
+		{func(s *kernels.RadixShape) { s.Threads = 100 }, "100 threads per block"},
+		{func(s *kernels.RadixShape) { s.PerThread = 33 }, "33 keys per thread"},
+		{func(s *kernels.RadixShape) { s.Bits = 9 }, "digits of 9 bits"},
+		{func(s *kernels.RadixShape) { s.Window = -1 }, "a look-back window of -1 tiles"},
+		{func(s *kernels.RadixShape) { s.MinBlocks = 9 }, "9 blocks of 256 threads"},
+		{func(s *kernels.RadixShape) { s.Rank = 2 }, "rank 2, want RankByVotes or RankByCounters"},
+		{func(s *kernels.RadixShape) { s.Rank = kernels.RankByCounters }, "digits of 8 bits ranked by counters, want 1 to 5"},
+	} {
+		shape := good
+		c.change(&shape)
+		err := shape.Check()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Check of %+v: %v, want an error naming %q", shape, err, c.want)
+		}
+		for _, k := range []*dsl.Kernel{kernels.RadixBlockKernel[uint32, uint32](shape, kernels.KeysOnly),
+			kernels.RadixPassKernel[uint32, uint32](shape, kernels.KeysOnly)} {
+			if _, err := k.Build(); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s of %+v builds with %v, want an error naming %q", k.Name(), shape, err, c.want)
+			}
+		}
+	}
+	if err := good.Check(); err != nil {
+		t.Errorf("Check of %+v: %v", good, err)
+	}
+}
