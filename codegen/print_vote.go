@@ -9,15 +9,19 @@ import "github.com/obsidian-go/obsidian/ir"
 // needs one.
 
 // agreeHelper is the C definition of the helper that makes an Agree
-// ballot: the vote of x != 0 in inline PTX, complemented under the same
-// predicate where x is 0 (CUB's MatchAny does the same), so that the
-// compiler need not compare x again. Written wholly in C, a digit's vote
-// for x = d & 2^k took seven instructions. The predicate stays inside the
-// PTX: ptxas (CUDA 13.0) fails to allocate registers for some kernels of
-// 1024 threads when a predicate of inline PTX lives past its vote.
+// ballot: the vote of x != 0 in inline PTX, complemented where x is 0.
+// For x = d & 2^k the compiler makes each of a digit's votes about four
+// instructions; written wholly in C it sees through the mask and takes
+// seven. The predicate stays inside the PTX: ptxas (CUDA 13.0) fails to
+// allocate registers for some kernels of 1024 threads when a predicate of
+// inline PTX lives past its vote. Complementing the ballot inside the
+// PTX, under the predicate or by a mask selected by it, trips the same
+// failure (a block of 1024 threads splitting by 8 bits); a mask made
+// without a predicate, min(x, 1) - 1, compiles but takes more
+// instructions than this in the block sort.
 const agreeHelper = "static __device__ __forceinline__ unsigned int __obs_agree(unsigned int x) { unsigned int b; " +
-	`asm("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; @!p not.b32 %0, %0; }" : "=r"(b) : "r"(x)); ` +
-	"return b; }"
+	`asm("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }" : "=r"(b) : "r"(x)); ` +
+	"return x != 0u ? b : ~b; }"
 
 // voteOperand returns x for a ballot's predicate x != 0 with x a 32-bit
 // integer, which the vote takes as it is (nonzero where the predicate
