@@ -188,7 +188,7 @@ var blockShapeCandidates = func() []kernels.RadixShape {
 	}
 	for _, c := range [][3]int{{128, 8, 4}, {128, 8, 5}, {256, 8, 4}, {256, 8, 5}, {128, 16, 4}, {128, 16, 5},
 		{256, 16, 4}, {256, 16, 5}, {256, 19, 5}, {256, 32, 5}, {512, 8, 4}, {512, 8, 5}, {512, 16, 4}, {512, 16, 5},
-		{1024, 8, 5}, {1024, 16, 5}} {
+		{1024, 8, 5}} {
 		shapes = append(shapes, kernels.RadixShape{Threads: c[0], PerThread: c[1], Bits: c[2], Rank: kernels.RankByCounters})
 	}
 	return shapes
