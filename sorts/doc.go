@@ -83,30 +83,34 @@
 // range's bits, uniform keys unless said:
 //
 //	keys     range  counting  radix
-//	2^16     2^8    0.051     0.023
-//	2^16     2^16   0.078     0.044
-//	2^16     2^24   0.270     0.039
-//	1000003  2^8    0.046     0.032
-//	1000003  2^16   0.236     0.048
-//	1000003  2^23   0.104     0.057
-//	2^20     2^8    0.063     0.035
-//	2^20     2^20   0.087     0.060
-//	2^20     2^24   0.172     0.060
-//	2^25     2^8    0.189     0.283
-//	2^25     2^16   0.274     0.488
-//	2^25     2^23   0.543     0.674
-//	2^25     2^24   0.710     0.678
-//	2^25     2^25   0.989     0.869  (unique keys)
-//	2^25     2^25   0.486     0.826  (sorted keys)
-//	2^27     2^24   2.215     2.525
-//	2^27     2^27   7.536     3.218  (unique keys)
+//	2^16     2^8    0.045     0.033
+//	2^16     2^16   0.061     0.030
+//	2^16     2^24   0.276     0.043
+//	1000003  2^8    0.054     0.034
+//	1000003  2^16   0.231     0.046
+//	1000003  2^23   0.105     0.061
+//	2^20     2^8    0.056     0.033
+//	2^20     2^20   0.085     0.063
+//	2^20     2^24   0.175     0.063
+//	2^25     2^8    0.183     0.277
+//	2^25     2^16   0.276     0.465
+//	2^25     2^23   0.546     0.658
+//	2^25     2^24   0.717     0.661
+//	2^25     2^25   0.973     0.834  (unique keys)
+//	2^25     2^25   0.492     0.803  (sorted keys)
+//	2^27     2^24   2.243     2.493  (radix over every bit)
+//	2^27     2^27   7.566     3.111  (unique keys, every bit)
 //
 // Up to 2^20 keys the radix sort, which reads nothing back to the host,
-// was faster for every range measured (T4 to T24, sorted, reversed and
-// unique keys), by 1.3 to 6 times. At 2^25 keys counting sort won up to
-// 2^23 values and lost at 2^24 (by 5 %); for 2^25 values it won on sorted
-// keys and lost on unique ones, and the table takes the radix sort there,
-// whose worst case is the smaller. At 2^27 keys it won at 2^24 values.
+// was faster for every range measured: by 1.1 to 6.4 times for uniform
+// ranges (T4 to T24) and 1.0 to 2.2 times for sorted, reversed and unique
+// keys (the one radix sort of sorted keys at 2^20 that measured slower,
+// 0.081 ms, is an outlier: the picked sort, the same radix sort, took
+// 0.055 there). At 2^25 keys counting sort won up to 2^23 values and lost
+// at 2^24 (by 8 %); for 2^25 values it won on sorted keys and lost on
+// unique ones, and the table takes the radix sort
+// there, whose worst case is the smaller. At 2^27 keys it won at 2^24
+// values.
 // Between 2^20 and 2^25 keys the crossover was not measured: the table
 // takes the 2^25 row. Ranges wider than those measured go to the radix
 // sort, whose cost does not grow with the range.
