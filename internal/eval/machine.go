@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/obsidian-go/obsidian/ir"
 )
@@ -145,6 +147,11 @@ type order struct{ block, seq int }
 
 func (o order) before(p order) bool { return o.block < p.block || o.block == p.block && o.seq < p.seq }
 
+// compare orders o and p as cmp.Compare does: by block, then sequence.
+func (o order) compare(p order) int {
+	return cmp.Or(cmp.Compare(o.block, p.block), cmp.Compare(o.seq, p.seq))
+}
+
 // never is after every place of a launch.
 var never = order{block: int(^uint(0) >> 1)}
 
@@ -211,7 +218,27 @@ func (m *machine) report(fatal bool, pos ir.Pos, kind, format string, args ...an
 	m.seen[key] = len(m.findings)
 	m.findings = append(m.findings, finding{at: at, key: key, err: ir.Errorf(pos, format, args...)})
 	if len(m.findings) >= maxErrors {
-		m.halt()
+		m.haltAfterEnough(at)
+	}
+}
+
+// haltAfterEnough stops what can no longer be reported once the worker
+// has maxErrors findings, the latest at at: the blocks after the one of
+// its maxErrors-th earliest finding (the launch reports at most maxErrors
+// problems, the earliest), and the rest of the current block if at is not
+// before that finding. Blocks handed out in another order than theirs (see
+// reversedBlocks) may have left earlier blocks to run, whose problems come
+// first.
+func (m *machine) haltAfterEnough(at order) {
+	ats := make([]order, len(m.findings))
+	for i, f := range m.findings {
+		ats[i] = f.at
+	}
+	slices.SortFunc(ats, order.compare)
+	enough := ats[maxErrors-1]
+	m.run.stopAfter(enough.block)
+	if !at.before(enough) {
+		m.stop = true
 	}
 }
 

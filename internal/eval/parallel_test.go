@@ -354,3 +354,51 @@ func TestAPanicInAWorkerReachesTheLaunch(t *testing.T) {
 		t.Errorf("%d blocks ran, %d after the launch returned", after, n-after)
 	}
 }
+
+// TestEnoughFindingsStopOnlyLaterBlocks: a worker that has found maxErrors
+// problems stops the blocks after the one of its maxErrors-th earliest
+// finding, not after its current block, which may come before blocks it
+// ran while others still hold earlier blocks (as when blocks are handed
+// out from the last); and it stops its current block only when the
+// problem just found is not before that finding.
+func TestEnoughFindingsStopOnlyLaterBlocks(t *testing.T) {
+	find := func(m *machine, block int) {
+		m.block = block
+		m.report(false, at(600+block), "race", "problem in block %d", block)
+	}
+	// Blocks 11, 10 and 8 down to 1, as a worker given the blocks from the
+	// last may run them while another worker holds block 9.
+	m := &machine{run: newRun(nil), seen: map[string]int{}, fatalAt: never}
+	for _, b := range []int{11, 10, 8, 7, 6, 5, 4, 3, 2, 1} {
+		m.stop = false
+		find(m, b)
+	}
+	if got := m.run.last(); got != 11 {
+		t.Errorf("after problems in blocks 11, 10 and 8 to 1 the launch stops after block %d, want 11 (block 9 may come first)", got)
+	}
+	if m.stop {
+		t.Error("block 1's problem is among the first ten, yet its block was stopped")
+	}
+	// Blocks 12 to 20, then block 5: block 5 must run on.
+	m = &machine{run: newRun(nil), seen: map[string]int{}, fatalAt: never}
+	for b := 12; b <= 20; b++ {
+		m.stop = false
+		find(m, b)
+	}
+	m.stop = false
+	find(m, 5)
+	if m.stop || m.run.last() != 20 {
+		t.Errorf("after problems in blocks 12 to 20 and 5: stop %v, launch stops after block %d; want block 5 to run on and the launch to stop after 20",
+			m.stop, m.run.last())
+	}
+	// Blocks 1 to 10 in order: the tenth problem ends its block and the launch.
+	m = &machine{run: newRun(nil), seen: map[string]int{}, fatalAt: never}
+	for b := 1; b <= 10; b++ {
+		m.stop = false
+		find(m, b)
+	}
+	if !m.stop || m.run.last() != 10 {
+		t.Errorf("after problems in blocks 1 to 10: stop %v, launch stops after block %d; want block 10 stopped and the launch after it",
+			m.stop, m.run.last())
+	}
+}

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -252,9 +251,7 @@ func (r *run) result(workers []*machine) error {
 			stop = w.fatalAt
 		}
 	}
-	slices.SortFunc(all, func(a, b finding) int {
-		return cmp.Or(cmp.Compare(a.at.block, b.at.block), cmp.Compare(a.at.seq, b.at.seq))
-	})
+	slices.SortFunc(all, func(a, b finding) int { return a.at.compare(b.at) })
 	var errs []error
 	seen := map[string]bool{}
 	for _, f := range all {
