@@ -47,6 +47,14 @@ func radixBlockRun[K Key, V Value](s *Sorter, j radixJob[K, V], shape kernels.Ra
 	if err != nil {
 		return err
 	}
+	return s.launch(block, j.oneLaunchArgs()...)
+}
+
+// oneLaunchArgs returns the arguments of the sorts of a job in one launch
+// (kernels.RadixBlockKernel, kernels.RankSortKernel): the keys in and out,
+// the values in and out for Pairs, the positions out for Positions, then
+// the bits sorted.
+func (j radixJob[K, V]) oneLaunchArgs() []any {
 	args := []any{j.keys, j.outKeys}
 	switch j.mode {
 	case kernels.Pairs:
@@ -54,7 +62,7 @@ func radixBlockRun[K Key, V Value](s *Sorter, j radixJob[K, V], shape kernels.Ra
 	case kernels.Positions:
 		args = append(args, j.outValues)
 	}
-	return s.launch(block, append(args, uint32(j.begin), uint32(j.end))...)
+	return append(args, uint32(j.begin), uint32(j.end))
 }
 
 // checkInRange returns an error wrapping ErrKeyOutOfRange when a key lies

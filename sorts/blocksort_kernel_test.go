@@ -205,12 +205,21 @@ var blockSortShapes = []kernels.RadixShape{{}, {Threads: 32, PerThread: 4, Bits:
 	{Threads: 128, PerThread: 16, Bits: 8}, {Threads: 32, PerThread: 4, Bits: 5, Rank: kernels.RankByCounters},
 	{Threads: 64, PerThread: 8, Bits: 3, Rank: kernels.RankByCounters}, {Threads: 128, PerThread: 16, Bits: 4, Rank: kernels.RankByCounters}}
 
-// TestBlockSortOnCPU checks the one-block radix sort (RadixSort, SortPairs
-// and Argsort of up to kernels.BlockSortMaxKeys keys) against Go's stable
-// sort on the evaluator: every key type, every length of blockSortLengths,
+// rankSortWarps are the rank sort's warps the block sort's tests take: 0
+// for the default (on the evaluator, the block sort), and forced rank
+// sorts in blocks of 1 to 32 warps (which still leave sorts in place to
+// the block sort).
+var rankSortWarps = []int{0, 1, 3, 8, 32}
+
+// TestBlockSortOnCPU checks the one-launch sorts (RadixSort, SortPairs and
+// Argsort of up to kernels.BlockSortMaxKeys keys: the radix sort in one
+// block and the rank sort) against Go's stable sort on the evaluator:
+// every key type, every length of blockSortLengths (up to 2049 for the
+// rank sort, whose n^2 comparisons take the evaluator seconds at 8192),
 // random (with ±0, NaNs, ±Inf and subnormals), few, equal, sorted and
-// reversed keys, every bit or a random range of them, in place or not,
-// in blocks of every shape of blockSortShapes.
+// reversed keys, every bit or a random range of them, in place or not, in
+// blocks of every shape of blockSortShapes and rank sorts of every
+// rankSortWarps.
 func TestBlockSortOnCPU(t *testing.T) {
 	dev := runtime.CPU()
 	s, err := sorts.New(dev)
@@ -220,18 +229,24 @@ func TestBlockSortOnCPU(t *testing.T) {
 	defer s.Close()
 	lengths := blockSortLengths()
 	props := gopter.NewProperties(proptest.Parameters(t, 30))
-	props.Property("block sort", prop.ForAll(func(kind, l, shape, begin, span, block int, inPlace bool, seed uint64) string {
+	props.Property("block sort", prop.ForAll(func(kind, l, shape, begin, span, block, rank int, inPlace bool, seed uint64) string {
 		r := rand.New(rand.NewPCG(seed, 0xb50))
 		if span == 0 {
 			begin, span = 0, 64
 		}
+		n, how := lengths[l], fmt.Sprintf("block shape %+v", blockSortShapes[block])
 		s.SetBlockShape(blockSortShapes[block])
-		msg := blockCases[kind].check(s, dev, r, blockShapes[shape], lengths[l], begin, begin+span, inPlace)
-		if msg != "" {
-			return fmt.Sprintf("block shape %+v: %s", blockSortShapes[block], msg)
+		s.SetRankSortWarps(rankSortWarps[rank])
+		if rankSortWarps[rank] > 0 {
+			s.SetBlockShape(kernels.RadixShape{})
+			n, how = min(n, 2049), fmt.Sprintf("rank sort of %d warps", rankSortWarps[rank])
+		}
+		if msg := blockCases[kind].check(s, dev, r, blockShapes[shape], n, begin, begin+span, inPlace); msg != "" {
+			return how + ": " + msg
 		}
 		return ""
 	}, gen.IntRange(0, len(blockCases)-1), gen.IntRange(0, len(lengths)-1), gen.IntRange(0, len(blockShapes)-1),
-		gen.IntRange(0, 40), gen.IntRange(0, 24), gen.IntRange(0, len(blockSortShapes)-1), gen.Bool(), gen.UInt64()))
+		gen.IntRange(0, 40), gen.IntRange(0, 24), gen.IntRange(0, len(blockSortShapes)-1),
+		gen.IntRange(0, len(rankSortWarps)-1), gen.Bool(), gen.UInt64()))
 	props.TestingRun(t)
 }

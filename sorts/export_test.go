@@ -29,6 +29,15 @@ func (s *Sorter) SetBlockShape(shape kernels.RadixShape) {
 	s.blockShape = shape
 }
 
+// SetRankSortWarps makes the radix sort rank up to
+// kernels.RankSortMaxKeys keys in blocks of warps warps, or never for -1;
+// 0 restores the default.
+func (s *Sorter) SetRankSortWarps(warps int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rankWarps = warps
+}
+
 // SetCountingAbove makes the cost model pick counting sort for more than
 // keys keys in ranges of up to upTo values, and the radix sort for up to
 // keys keys, so that the tests reach both with few keys.

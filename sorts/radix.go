@@ -265,6 +265,9 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	case kernels.Positions:
 		valueBytes = 4
 	}
+	if warps, ok := rankSortFor(s, j, n); ok {
+		return rankSortRun(s, j, warps)
+	}
 	if shape, ok := s.blockShapeFor(runtime.TypeOf[K]().Size(), valueBytes, n); ok {
 		return radixBlockRun(s, j, shape)
 	}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"flag"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -36,6 +38,13 @@ var radixPairsShapeCandidates = [][5]int{
 	{768, 12, 8, 4, 2}, {512, 12, 8, 4, 2},
 }
 
+// radixFloatShapeCandidates are the shapes TestGPURadixShapes times for
+// float32 keys at 2^25 keys: their order-preserving transform at each
+// load and store takes registers of the uint32 keys' shape.
+var radixFloatShapeCandidates = [][5]int{
+	{512, 18, 8, 4, 2}, {512, 16, 8, 4, 2}, {512, 14, 8, 4, 2}, {384, 20, 8, 4, 2}, {384, 18, 8, 4, 2},
+}
+
 // radixWideShapeCandidates are the shapes TestGPURadixShapes times for
 // uint64 keys at 2^25 keys.
 var radixWideShapeCandidates = [][5]int{
@@ -60,10 +69,13 @@ func shapeOf(c [5]int) kernels.RadixShape {
 // TestGPURadixShapes times, on the GPU and only with -radixshapes, the
 // radix sort of fresh random uint32 keys over their 32 bits with each of
 // radixShapeCandidates at 2^25 keys and of radixSmallShapeCandidates at
-// 2^16, 2^17, 2^18 and 2^20 keys, and SortPairs of 2^25 keys with uint32
-// values with each of radixPairsShapeCandidates, each result first checked
-// against Go. It logs one line per size and shape, "radix|pairs <n> keys
-// shape <threads>x<keys>/<bits>/window<w>/blocks<b> median_ms <ms>"; it asserts
+// 2^16, 2^17, 2^18 and 2^20 keys, SortPairs of 2^25 keys with uint32
+// values with each of radixPairsShapeCandidates, and the radix sort of
+// 2^25 uint64 and float32 keys (any bits: NaNs too) with each of
+// radixWideShapeCandidates and radixFloatShapeCandidates, each result
+// first checked against Go. It logs one line per size and shape,
+// "radix|pairs <n> keys [of <type>] shape
+// <threads>x<keys>/<bits>/window<w>/blocks<b> median_ms <ms>"; it asserts
 // nothing of the times.
 func TestGPURadixShapes(t *testing.T) {
 	if !*radixShapes {
@@ -96,6 +108,11 @@ func TestGPURadixShapes(t *testing.T) {
 				wide[i] = r.Uint64()
 			}
 			timeRadixShapes(t, g, s, tm, wide, radixWideShapeCandidates)
+			floats := make([]float32, size.n)
+			for i := range floats {
+				floats[i] = math.Float32frombits(r.Uint32())
+			}
+			timeRadixShapes(t, g, s, tm, floats, radixFloatShapeCandidates)
 		}
 	}
 }
@@ -142,7 +159,7 @@ func timePairsShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, 
 }
 
 // timeRadixShapes checks and times RadixSort of keys with each of shapes.
-func timeRadixShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []K, shapes [][5]int) {
+func timeRadixShapes[K sorts.Key](t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []K, shapes [][5]int) {
 	in, err := runtime.FromSlice(g, keys)
 	if err != nil {
 		t.Fatal(err)
@@ -153,10 +170,12 @@ func timeRadixShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 		t.Fatal(err)
 	}
 	defer out.Free()
+	want := sortedRef(keys)
+	fill := want[len(want)-1] // what out holds before each sort: not the smallest key
 	for _, c := range shapes {
 		s.SetRadixShape(shapeOf(c))
 		run := func() error { return sorts.RadixSort(s, out, in) }
-		if err := out.Fill(^K(0)); err != nil {
+		if err := out.Fill(fill); err != nil {
 			t.Fatal(err)
 		}
 		if err := run(); err != nil {
@@ -166,10 +185,10 @@ func timeRadixShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 		if err != nil {
 			t.Fatal(err)
 		}
-		if msg := checkSorted("RadixSort", got, keys); msg != "" {
-			t.Fatalf("%d keys, shape %v: %s", len(keys), c, msg)
+		if msg := sameBits(fmt.Sprintf("RadixSort of %d %T keys, shape %v", len(keys), fill, c), got, want); msg != "" {
+			t.Fatal(msg)
 		}
-		t.Logf("radix %d keys of %d bits shape %dx%d/%d/window%d/blocks%d median_ms %.4f", len(keys), 8*unsafe.Sizeof(K(0)),
+		t.Logf("radix %d keys of %T shape %dx%d/%d/window%d/blocks%d median_ms %.4f", len(keys), fill,
 			c[0], c[1], c[2], c[3], c[4], tm.median(t, run))
 	}
 }
@@ -198,11 +217,13 @@ var blockShapeCandidates = func() []kernels.RadixShape {
 // RadixSort of fresh random uint32 and uint64 keys over all their bits and
 // SortPairs of uint32 keys with uint32 values, at 2^10 to 2^15 keys, in
 // one block of each of blockShapeCandidates whose tile takes them (and
-// is at most 4 times their number), and by the passes, each result first
-// checked against Go. It logs one line per size and shape, "radix|pairs
-// <n> keys of <b> bits block|passes <threads>x<keys>/<bits> rank <r>
-// median_ms <ms>" (r 0 by votes, 1 by counters); it asserts nothing of
-// the times.
+// is at most 4 times their number), by the passes and, up to
+// kernels.RankSortMaxKeys keys, by the rank sort in blocks of 2 to 32
+// warps, each result first checked against Go. It logs one line per size
+// and shape, "radix|pairs <n> keys of <b> bits block|passes|rank
+// <threads>x<keys>/<bits> rank <r> median_ms <ms>" (r 0 by votes, 1 by
+// counters; a rank sort's threads are those of its blocks); it asserts
+// nothing of the times.
 func TestGPURadixBlockShapes(t *testing.T) {
 	if !*radixShapes {
 		t.Skip("times the block sort's shapes only with -radixshapes")
@@ -272,15 +293,27 @@ func timeBlockShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 	}
 	defer s.SetBlockShape(kernels.RadixShape{})
 	defer s.SetRadixShape(kernels.RadixShape{})
-	for i := range len(shapes) + 1 {
+	defer s.SetRankSortWarps(0)
+	warps := []int{2, 4, 8, 16, 32}
+	if n > kernels.RankSortMaxKeys {
+		warps = nil
+	}
+	for i := range len(shapes) + 1 + len(warps) {
 		how, shape := "block", kernels.RadixShapeFor(int(unsafe.Sizeof(K(0))), 4, n)
-		if i < len(shapes) {
+		s.SetRankSortWarps(-1)
+		switch {
+		case i < len(shapes):
 			shape = shapes[i]
 			s.SetBlockShape(shape)
-		} else {
+		case i == len(shapes):
 			how = "passes"
 			s.SetBlockShape(kernels.RadixShape{})
 			s.SetRadixShape(shape)
+		default:
+			how, shape = "rank", kernels.RadixShape{Threads: 32 * warps[i-len(shapes)-1]}
+			s.SetBlockShape(kernels.RadixShape{})
+			s.SetRadixShape(kernels.RadixShape{})
+			s.SetRankSortWarps(warps[i-len(shapes)-1])
 		}
 		if err := errors.Join(out.Fill(^K(0)), vout.Fill(0), run()); err != nil {
 			t.Errorf("%s of %d keys, %s %+v: %v", what, n, how, shape, err)

@@ -51,15 +51,34 @@ type Sorter struct {
 	sc     scratch
 	papers papersFns // the papers' sorts' kernels, loaded by the first call of one
 	// radix holds the radix sort's kernels, loaded on first use;
-	// radixShape, when not zero, replaces the shape of their blocks, and
-	// blockShape, when not zero, the block sort's.
+	// radixShape, when not zero, replaces the shape of their blocks,
+	// blockShape, when not zero, the block sort's, and rankWarps, when not
+	// zero, the rank sort's warps (-1: no rank sort).
 	radix      map[radixKernelKey]runtime.Function
 	radixShape kernels.RadixShape
 	blockShape kernels.RadixShape
+	rankWarps  int
+	// multiprocessors is the number of blocks the device runs at once as
+	// it says (a GPU's multiprocessors), 0 when it does not say.
+	multiprocessors int
 	// costModel, when not nil, replaces countingLimits.
 	costModel []countingLimit
 	// radixLookBack is the state of the radix sort's look-back words.
 	radixLookBack lookBackState
+}
+
+// multiprocessorsOf returns the number of multiprocessors dev reports
+// (runtime.Properties), or 0 when it reports none: the CPU evaluator runs
+// a launch's blocks one after another.
+func multiprocessorsOf(dev runtime.Device) int {
+	if d, ok := dev.(interface {
+		Properties() (runtime.Properties, error)
+	}); ok {
+		if p, err := d.Properties(); err == nil {
+			return p.Multiprocessors
+		}
+	}
+	return 0
 }
 
 // kernelLoad is a kernel New builds and loads, and where it keeps it.
@@ -81,7 +100,7 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		}
 		o(&c)
 	}
-	s := &Sorter{dev: dev, paper: c.paper, wide: defaultWide}
+	s := &Sorter{dev: dev, paper: c.paper, wide: defaultWide, multiprocessors: multiprocessorsOf(dev)}
 	s.fn.sharedHistograms = make([]runtime.Function, len(histogramShapes))
 	s.fn.sharedOccurs = make([]runtime.Function, len(bitsShapes))
 	loads := []kernelLoad{

@@ -15,8 +15,8 @@ import (
 // of the warp-combined table kernels, of block sorts of 32 and 64-bit
 // keys, alone, in pairs and ranked by counters, and of radix sort passes
 // (look-back windows of one tile and of eight, ranked by votes and by
-// counters) with clang in CUDA device mode, with codegen's prelude in
-// place of the CUDA headers.
+// counters) and of rank sorts with clang in CUDA device mode, with
+// codegen's prelude in place of the CUDA headers.
 func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 	clang, err := exec.LookPath("clang-14")
 	if err != nil {
@@ -40,6 +40,8 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 		kernels.RadixPassKernel[int32, uint32](windowed, kernels.Positions), kernels.RadixHistogramKernel[uint64](windowed, kernels.Pairs),
 		kernels.RadixPassKernel[uint64, float32](kernels.RadixShape{Threads: 128, PerThread: 8, Bits: 5, Rank: kernels.RankByCounters},
 			kernels.Pairs))
+	ks = append(ks, kernels.RankSortKernel[uint32, uint32](8, kernels.KeysOnly), kernels.RankSortKernel[float64, int64](4, kernels.Pairs),
+		kernels.RankSortKernel[int32, uint32](32, kernels.Positions))
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)
 	for _, k := range ks {

@@ -1,0 +1,132 @@
+package arrays_test
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/proptest"
+	"github.com/obsidian-go/obsidian/ir"
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// countBeforeKernel returns a kernel that ranks every value among all of
+// them by CountBefore over the parts the cuts make ([cuts[p],
+// cuts[p+1]) for each p), summing the parts' counts.
+func countBeforeKernel[T dsl.Number]() *dsl.Kernel {
+	k := dsl.NewKernel("countBefore", 64)
+	values, cuts := dsl.Input[T](k, "values"), dsl.Input[uint32](k, "cuts")
+	ranks := dsl.Output[uint32](k, "ranks")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAll(values.Len(), func(t *dsl.Thread, e dsl.U32) {
+			x := dsl.Let(t, values.At(e)).Exp
+			rank := dsl.Let(t, dsl.N(0))
+			t.For(cuts.Len().Sub(dsl.N(1)), func(t *dsl.Thread, p dsl.U32) {
+				lo, hi := cuts.At(p), cuts.At(p.Add(dsl.N(1)))
+				part := arrays.Drop(lo, arrays.Take(hi, arrays.FromArray(values)))
+				rank.Set(rank.Add(arrays.CountBefore(t, part, x, dsl.Select(e.Lt(lo), dsl.N(0), e.Sub(lo)))))
+			})
+			ranks.Store(t, e, rank.Exp)
+		})
+	})
+	return k
+}
+
+// checkCountBefore ranks n values drawn from value, cut into parts parts
+// at random, by countBeforeKernel on dev and compares the ranks with
+// the places of a stable sort in Go.
+func checkCountBefore[T dsl.Number](dev runtime.Device, n, parts int, seed uint64, value func(r *rand.Rand) T) string {
+	r := rand.New(rand.NewPCG(seed, 2))
+	values := make([]T, n)
+	for i := range values {
+		values[i] = value(r)
+	}
+	cuts := []uint32{0, uint32(n)}
+	for range parts - 1 {
+		cuts = append(cuts, uint32(r.IntN(n+1)))
+	}
+	slices.Sort(cuts)
+	want := make([]uint32, n)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(values[a], values[b]) })
+	for place, i := range order {
+		want[i] = uint32(place)
+	}
+	kernel, err := countBeforeKernel[T]().Build()
+	if err != nil {
+		return err.Error()
+	}
+	got, err := runOnSlices(dev, kernel, values, cuts, n)
+	if err != nil {
+		return err.Error()
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			return fmt.Sprintf("%d values in parts cut at %v: value %d (%v) ranked %d, a stable sort puts it at %d", n, cuts, i,
+				values[i], got[i], want[i])
+		}
+	}
+	return ""
+}
+
+// runOnSlices runs kernel on dev with values and cuts as its inputs and
+// returns its output of n ranks.
+func runOnSlices[T dsl.Number](dev runtime.Device, kernel *ir.Kernel, values []T, cuts []uint32, n int) ([]uint32, error) {
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		return nil, err
+	}
+	vb, err := runtime.FromSlice(dev, values)
+	if err != nil {
+		return nil, err
+	}
+	defer vb.Free()
+	cb, err := runtime.FromSlice(dev, cuts)
+	if err != nil {
+		return nil, err
+	}
+	defer cb.Free()
+	rb, err := runtime.Alloc[uint32](dev, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rb.Free()
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, vb, cb, rb); err != nil {
+		return nil, err
+	}
+	return rb.ToSlice()
+}
+
+// TestCountBeforeRanksStably checks that CountBefore summed over parts
+// that cover an array gives each element its place in a stable sort, for
+// arrays of up to 300 values with many or few duplicates cut into 1 to 5
+// parts (some empty), signed, unsigned and float values.
+func TestCountBeforeRanksStably(t *testing.T) {
+	dev := runtime.CPU()
+	props := gopter.NewProperties(proptest.Parameters(t, 30))
+	props.Property("CountBefore summed over parts is the stable sort's place", prop.ForAll(
+		func(n, parts int, seed uint64, span uint32) string {
+			if msg := checkCountBefore(dev, n, parts, seed, func(r *rand.Rand) uint32 { return r.Uint32N(span) }); msg != "" {
+				return "uint32: " + msg
+			}
+			if msg := checkCountBefore(dev, n, parts, seed, func(r *rand.Rand) int32 {
+				return int32(r.Uint32N(span)) - int32(span/2)
+			}); msg != "" {
+				return "int32: " + msg
+			}
+			return checkCountBefore(dev, n, parts, seed, func(r *rand.Rand) float32 { return float32(r.IntN(int(span%9)+1)) - 4 })
+		},
+		gen.IntRange(0, 300), gen.IntRange(1, 5), gen.UInt64(), gen.UInt32Range(1, 1<<31)))
+	props.TestingRun(t)
+}

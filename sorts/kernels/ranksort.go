@@ -1,0 +1,132 @@
+package kernels
+
+import (
+	"fmt"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
+)
+
+// A rank sort of a few thousand keys in one launch that spreads over the
+// whole GPU: each key's place in the sorted order is the number of keys
+// that come before it (smaller, or equal and earlier), which a block of
+// the launch counts for a warp's worth of keys by comparing them with
+// every key. A block loads all the keys, in their order-preserving form
+// cut to the bits sorted, into shared memory; each of its warps compares
+// its lane's key with a run of them (arrays.CountBefore, reading each key
+// once for the warp); the warps' counts of a key add up to its place, and
+// the key (with its value, or its position) is written there. It does n^2
+// comparisons against the radix sort's few passes over n keys, but the
+// passes of a single block run one multiprocessor's worth of warps at a
+// time, where the comparisons run on every multiprocessor at once: for a
+// few thousand keys they take less time.
+
+// RankSortMaxKeys is the most keys a rank sort takes: its blocks hold
+// them all in shared memory (64 KB of 64-bit keys).
+const RankSortMaxKeys = 1 << 13
+
+// rankSortWarps are the warps of a rank sort's block by the size of the
+// keys and the number of keys: the first row whose keys take them.
+var rankSortWarps = []struct {
+	keyBytes, keys, warps int
+}{
+	{keyBytes: 4, keys: RankSortMaxKeys, warps: 8},
+	{keyBytes: 8, keys: RankSortMaxKeys, warps: 8},
+}
+
+// RankSortWarpsFor returns the warps of a block of the rank sort of n
+// keys of keyBytes bytes, and false when the rank sort does not take
+// them.
+func RankSortWarpsFor(keyBytes, n int) (int, bool) {
+	for _, r := range rankSortWarps {
+		if r.keyBytes == keyBytes && n <= r.keys {
+			return r.warps, true
+		}
+	}
+	return 0, false
+}
+
+// RankSortKernel returns the kernel that sorts up to RankSortMaxKeys keys
+// of type K by ranking each among all, in blocks of warps warps (1 to
+// 32), each of which ranks 32 keys: stable, by the bits [begin, end) of
+// their order-preserving form, as the radix sort (RadixPassKernel) does.
+// Its parameters are those of RadixBlockKernel: keysIn, keysOut (of
+// keysIn's length, a separate allocation), then for Pairs valuesIn and
+// valuesOut (separate allocations) and for Positions valuesOut, then begin
+// and end (0 <= begin < end <= K's bits). It sorts the first
+// min(len(keysIn), RankSortMaxKeys) keys: the host passes at most that
+// many.
+func RankSortKernel[K Key, V Value](warps int, values RadixValues) *dsl.Kernel {
+	return withBits[K](func() *dsl.Kernel { return rankSort[K, uint64, V](warps, values) },
+		func() *dsl.Kernel { return rankSort[K, uint32, V](warps, values) })
+}
+
+// rankSort is RankSortKernel with U the bits of K.
+func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) *dsl.Kernel {
+	kb := bitsOf[K, U]()
+	bad := warps < 1 || warps*ir.WarpSize > 1024
+	threads := warps * ir.WarpSize
+	if bad {
+		threads = ir.WarpSize
+	}
+	k := dsl.NewKernel("rankSort_"+keyName[K]()+valuesName[V](values), threads)
+	keysIn := dsl.Input[K](k, "keysIn")
+	keysOut := dsl.Output[K](k, "keysOut")
+	var valuesIn, valuesOut dsl.Array[V]
+	var positionsOut dsl.Array[uint32]
+	switch values {
+	case Pairs:
+		valuesIn = dsl.Input[V](k, "valuesIn")
+		valuesOut = dsl.Output[V](k, "valuesOut")
+	case Positions:
+		positionsOut = dsl.Output[uint32](k, "valuesOut")
+	}
+	begin := dsl.Param[uint32](k, "begin")
+	end := dsl.Param[uint32](k, "end")
+	k.Body(func(g *dsl.Grid) {
+		if bad {
+			dsl.Let(g, dsl.Invalid[uint32](fmt.Sprintf("RankSortKernel: %d warps a block, want 1 to 32", warps)))
+			return
+		}
+		n := dsl.Let(g, keysIn.Len().Min(dsl.N(RankSortMaxKeys))).Exp
+		// The bits sorted, shifted down: all ones shifted right by the bits
+		// above end, from the key's bits shifted right by begin.
+		mask := dsl.Let(g, dsl.Lit(^U(0)).Shr(dsl.Cast[U](dsl.N(uint32(kb.width)).Sub(end.Sub(begin))))).Exp
+		lanes := dsl.N(ir.WarpSize)
+		g.ForAllBlocks(dsl.CeilDiv(n, lanes), func(b *dsl.Block, bid dsl.U32) {
+			all := dsl.Shared[U](b, RankSortMaxKeys)
+			counts := dsl.Shared[uint32](b, threads)
+			b.ForAll(n, func(t *dsl.Thread, j dsl.U32) {
+				all.Store(t, j, kb.load(keysIn.At(j)).Shr(dsl.Cast[U](begin)).And(mask))
+			})
+			b.Sync()
+			// Warp w counts, for its lane's key, the keys of run w.
+			run := dsl.Let(b, dsl.CeilDiv(n, dsl.N(uint32(warps)))).Exp
+			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+				i := dsl.Let(t, bid.Mul(lanes).Add(tid.And(lanes.Sub(dsl.N(1))))).Exp
+				x := dsl.Let(t, all.At(i.Min(n.Sub(dsl.N(1))))).Exp
+				lo := dsl.Let(t, tid.Shr(dsl.N(5)).Mul(run).Min(n)).Exp
+				hi := lo.Add(run).Min(n)
+				keys := arrays.Drop(lo, arrays.Take(hi, arrays.FromArray(all)))
+				counts.Store(t, tid, arrays.CountBefore(t, keys, x, dsl.Select(i.Lt(lo), dsl.N(0), i.Sub(lo))))
+			})
+			b.Sync()
+			b.ForAll(lanes, func(t *dsl.Thread, lane dsl.U32) {
+				i := dsl.Let(t, bid.Mul(lanes).Add(lane)).Exp
+				t.If(i.Lt(n), func(t *dsl.Thread) {
+					place := dsl.Let(t, arrays.Fold(t, dsl.U32.Add, dsl.N(0), arrays.Generate(dsl.N(uint32(warps)),
+						func(w dsl.U32) dsl.U32 { return counts.At(w.Mul(lanes).Add(lane)) }))).Exp
+					keysOut.Store(t, place, keysIn.At(i))
+					switch values {
+					case Pairs:
+						valuesOut.Store(t, place, valuesIn.At(i))
+					case Positions:
+						positionsOut.Store(t, place, i)
+					}
+				})
+			})
+		})
+	})
+	return k
+}
