@@ -206,10 +206,10 @@ var blockSortShapes = []kernels.RadixShape{{}, {Threads: 32, PerThread: 4, Bits:
 	{Threads: 64, PerThread: 8, Bits: 3, Rank: kernels.RankByCounters}, {Threads: 128, PerThread: 16, Bits: 4, Rank: kernels.RankByCounters}}
 
 // rankSortWarps are the rank sort's warps the block sort's tests take: 0
-// for the default (on the evaluator, the block sort), and forced rank
-// sorts in blocks of 1 to 32 warps (which still leave sorts in place to
-// the block sort).
-var rankSortWarps = []int{0, 1, 3, 8, 32}
+// for the default (on the evaluator, the block sort), and rank sorts
+// forced in blocks of the fewest to the most warps (which leave sorts in
+// place to the block sort).
+var rankSortWarps = []int{0, kernels.RankSortMinWarps, 3, 13, kernels.RankSortMaxWarps}
 
 // TestBlockSortOnCPU checks the one-launch sorts (RadixSort, SortPairs and
 // Argsort of up to kernels.BlockSortMaxKeys keys: the radix sort in one

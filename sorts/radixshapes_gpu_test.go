@@ -333,3 +333,77 @@ func timeBlockShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 			shape.PerThread, shape.Bits, shape.Rank, tm.median(t, run))
 	}
 }
+
+// TestGPURankOrBlockSort times, on the GPU and only with -radixshapes, the
+// rank sort (in the warps of its table) and the one-block radix sort of fresh
+// random uint32 and uint64 keys of 2^10 to 2^13 keys, told bits [0, b)
+// for b of one to eight 8-bit digits, each result first checked against
+// Go: the rank sort's time does not depend on b, the block sort's grows
+// with its passes. It logs one line per size, key, bits and sort, "rank|block
+// <n> keys of <type> bits <b> median_ms <ms>"; it asserts nothing of the
+// times.
+func TestGPURankOrBlockSort(t *testing.T) {
+	if !*radixShapes {
+		t.Skip("times the rank and the block sort only with -radixshapes")
+	}
+	g := openGPU(t)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 31))
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	defer s.SetRankSortWarps(0)
+	tm := newTimer(t, g)
+	for n := 1 << 10; n <= kernels.RankSortMaxKeys; n *= 2 {
+		for _, bits := range []int{4, 8, 12, 16, 20, 24, 32} {
+			timeRankOrBlock(t, g, s, tm, r, n, bits, func(r *rand.Rand) uint32 { return r.Uint32() })
+		}
+		for _, bits := range []int{8, 16, 32, 48, 64} {
+			timeRankOrBlock(t, g, s, tm, r, n, bits, func(r *rand.Rand) uint64 { return r.Uint64() })
+		}
+	}
+}
+
+// timeRankOrBlock checks and times RadixSort of n keys drawn by key, cut
+// to their low bits bits, told those bits, by the rank sort and by the
+// block sort.
+func timeRankOrBlock[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, r *rand.Rand, n, bits int,
+	key func(*rand.Rand) K) {
+	keys := make([]K, n)
+	for i := range keys {
+		keys[i] = key(r) >> (8*unsafe.Sizeof(K(0)) - uintptr(bits))
+	}
+	in, err := runtime.FromSlice(g, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Free()
+	out, err := runtime.Alloc[K](g, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	run := func() error { return sorts.RadixSort(s, out, in, sorts.Bits(0, bits)) }
+	warps, ok := kernels.RankSortWarpsFor(int(unsafe.Sizeof(K(0))), n, 8*int(unsafe.Sizeof(K(0))))
+	if !ok {
+		t.Fatalf("no rank sort of %d keys of %T", n, K(0))
+	}
+	for _, rank := range []int{warps, -1} {
+		s.SetRankSortWarps(rank)
+		if err := errors.Join(out.Fill(^K(0)), run()); err != nil {
+			t.Fatalf("%d keys of %d bits, rank %d: %v", n, bits, rank, err)
+		}
+		got, err := out.ToSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := checkSorted("RadixSort", got, keys); msg != "" {
+			t.Fatalf("rank %d: %s", rank, msg)
+		}
+		t.Logf("%s %d keys of %T bits %d median_ms %.4f", map[bool]string{true: "rank", false: "block"}[rank > 0], n, K(0),
+			bits, tm.median(t, run))
+	}
+}

@@ -31,7 +31,7 @@ func rankSortFor[K Key, V Value](s *Sorter, j radixJob[K, V], n int) (int, bool)
 	case s.multiprocessors < rankSortMultiprocessors:
 		return 0, false
 	}
-	return kernels.RankSortWarpsFor(runtime.TypeOf[K]().Size(), n)
+	return kernels.RankSortWarpsFor(runtime.TypeOf[K]().Size(), n, j.end-j.begin)
 }
 
 // rankSortRun runs a radix sort job by ranking every key among all

@@ -26,21 +26,34 @@ import (
 // them all in shared memory (64 KB of 64-bit keys).
 const RankSortMaxKeys = 1 << 13
 
-// rankSortWarps are the warps of a rank sort's block by the size of the
-// keys and the number of keys: the first row whose keys take them.
+// RankSortMinWarps and RankSortMaxWarps bound the warps of a rank sort's
+// block (of at most 1024 threads).
+const (
+	RankSortMinWarps = 1
+	RankSortMaxWarps = 1024 / ir.WarpSize
+)
+
+// rankSortWarps are the rank sort's blocks by the size of the keys, the
+// number of keys (up to keys) and the bits sorted (at least bits): the
+// first row that takes a sort gives its warps, and a sort no row takes is
+// the block sort's (RadixBlockKernel), whose time grows with its passes.
 var rankSortWarps = []struct {
-	keyBytes, keys, warps int
+	keyBytes, keys, bits, warps int
 }{
-	{keyBytes: 4, keys: RankSortMaxKeys, warps: 8},
-	{keyBytes: 8, keys: RankSortMaxKeys, warps: 8},
+	{keyBytes: 4, keys: 1 << 10, bits: 17, warps: 16},
+	{keyBytes: 4, keys: 1 << 12, bits: 25, warps: 16},
+	{keyBytes: 4, keys: RankSortMaxKeys, bits: 25, warps: 16},
+	{keyBytes: 8, keys: 1 << 10, bits: 1, warps: 16},
+	{keyBytes: 8, keys: 1 << 12, bits: 17, warps: 32},
+	{keyBytes: 8, keys: RankSortMaxKeys, bits: 33, warps: 32},
 }
 
 // RankSortWarpsFor returns the warps of a block of the rank sort of n
-// keys of keyBytes bytes, and false when the rank sort does not take
-// them.
-func RankSortWarpsFor(keyBytes, n int) (int, bool) {
+// keys of keyBytes bytes by bits of their bits, and false when the rank
+// sort does not take them.
+func RankSortWarpsFor(keyBytes, n, bits int) (int, bool) {
 	for _, r := range rankSortWarps {
-		if r.keyBytes == keyBytes && n <= r.keys {
+		if r.keyBytes == keyBytes && n <= r.keys && bits >= r.bits {
 			return r.warps, true
 		}
 	}
@@ -48,8 +61,8 @@ func RankSortWarpsFor(keyBytes, n int) (int, bool) {
 }
 
 // RankSortKernel returns the kernel that sorts up to RankSortMaxKeys keys
-// of type K by ranking each among all, in blocks of warps warps (1 to
-// 32), each of which ranks 32 keys: stable, by the bits [begin, end) of
+// of type K by ranking each among all, in blocks of warps warps
+// (RankSortMinWarps to RankSortMaxWarps), each of which ranks 32 keys: stable, by the bits [begin, end) of
 // their order-preserving form, as the radix sort (RadixPassKernel) does.
 // Its parameters are those of RadixBlockKernel: keysIn, keysOut (of
 // keysIn's length, a separate allocation), then for Pairs valuesIn and
@@ -65,7 +78,7 @@ func RankSortKernel[K Key, V Value](warps int, values RadixValues) *dsl.Kernel {
 // rankSort is RankSortKernel with U the bits of K.
 func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) *dsl.Kernel {
 	kb := bitsOf[K, U]()
-	bad := warps < 1 || warps*ir.WarpSize > 1024
+	bad := warps < RankSortMinWarps || warps > RankSortMaxWarps
 	threads := warps * ir.WarpSize
 	if bad {
 		threads = ir.WarpSize
@@ -86,7 +99,8 @@ func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) 
 	end := dsl.Param[uint32](k, "end")
 	k.Body(func(g *dsl.Grid) {
 		if bad {
-			dsl.Let(g, dsl.Invalid[uint32](fmt.Sprintf("RankSortKernel: %d warps a block, want 1 to 32", warps)))
+			dsl.Let(g, dsl.Invalid[uint32](fmt.Sprintf("RankSortKernel: %d warps a block, want %d to %d", warps,
+				RankSortMinWarps, RankSortMaxWarps)))
 			return
 		}
 		n := dsl.Let(g, keysIn.Len().Min(dsl.N(RankSortMaxKeys))).Exp
