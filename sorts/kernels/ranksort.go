@@ -36,14 +36,27 @@ const (
 // rankSortWarps are the rank sort's blocks by the size of the keys, the
 // number of keys (up to keys) and the bits sorted (at least bits): the
 // first row that takes a sort gives its warps, and a sort no row takes is
-// the block sort's (RadixBlockKernel), whose time grows with its passes.
+// the block sort's (RadixBlockKernel), whose time grows with its 8-bit
+// passes while the rank sort's does not. Measured on an H200
+// (TestGPURankOrBlockSort, medians of 15 with the launch, the mean of two
+// runs; µs, rank sort / block sort, by the bits sorted):
+//
+//	keys  uint32: 4 bits   12         20         32          uint64: 16 bits  32         48         64
+//	2^10  11.8/11.0  11.9/12.7  11.4/13.8  11.4/15.4          10.7/10.4  11.1/13.1  10.3/15.9  10.4/18.8
+//	2^11  11.4/9.7   11.5/11.1  11.5/12.9  11.4/14.6          11.1/10.6  11.2/18.6  11.7/17.9  12.6/22.1
+//	2^12  14.5/11.2  14.4/13.6  14.6/16.4  15.0/19.4          15.3/14.4  15.7/20.9  15.5/25.8  15.7/32.5
+//	2^13  26.6/13.7  26.2/17.6  25.9/21.1  26.1/26.8          29.1/18.8  31.6/29.6  29.8/40.5  29.4/50.1
+//
+// Blocks of 16 warps were the fastest but for uint64 keys beyond 2^10,
+// where 32 were (TestGPURadixBlockShapes over every bit, µs in 8, 16 and
+// 32 warps: 2^12 uint32 keys 15.1, 12.8, 12.4; uint64 keys 2^10 11.1,
+// 9.4, 10.3; 2^12 18.8, 14.8, 13.6).
 var rankSortWarps = []struct {
 	keyBytes, keys, bits, warps int
 }{
-	{keyBytes: 4, keys: 1 << 10, bits: 17, warps: 16},
-	{keyBytes: 4, keys: 1 << 12, bits: 25, warps: 16},
-	{keyBytes: 4, keys: RankSortMaxKeys, bits: 25, warps: 16},
-	{keyBytes: 8, keys: 1 << 10, bits: 1, warps: 16},
+	{keyBytes: 4, keys: 1 << 10, bits: 9, warps: 16},
+	{keyBytes: 4, keys: 1 << 12, bits: 17, warps: 16},
+	{keyBytes: 8, keys: 1 << 10, bits: 17, warps: 16},
 	{keyBytes: 8, keys: 1 << 12, bits: 17, warps: 32},
 	{keyBytes: 8, keys: RankSortMaxKeys, bits: 33, warps: 32},
 }
