@@ -11,6 +11,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 // openGPU returns GPU 0, or skips the test saying why there is none.
@@ -98,8 +99,11 @@ func firstDiff(a, b []uint32) int {
 }
 
 // TestGPUSanitizerWorkload is the run compute-sanitizer (memcheck,
-// racecheck) checks: counting and occurrence sort of 2^20 keys, and a key
-// past the range.
+// racecheck, synccheck) checks: counting and occurrence sort of 2^20 keys,
+// and a key past the range; then, each compared with Go, the one-launch
+// sorts of every key type (RadixSort, SortPairs and Argsort by the rank
+// sort, in place by the block sort), the block sort and the radix sort's
+// passes ranking by per-thread counters.
 func TestGPUSanitizerWorkload(t *testing.T) {
 	g := openGPU(t)
 	s, err := sorts.New(g)
@@ -121,6 +125,29 @@ func TestGPUSanitizerWorkload(t *testing.T) {
 	keys[12345] = 1 << 16
 	if _, err := s.SortRange(keys, 0, 1<<16); !errors.Is(err, sorts.ErrKeyOutOfRange) {
 		t.Fatalf("key at hi: got %v, want ErrKeyOutOfRange", err)
+	}
+	for _, c := range blockCases {
+		for _, n := range []int{1000, 4096} {
+			for _, inPlace := range []bool{false, true} {
+				if msg := c.check(s, g, r, "random", n, 0, 64, inPlace); msg != "" {
+					t.Error(msg)
+				}
+			}
+		}
+	}
+	counted := []struct {
+		block, passes kernels.RadixShape
+		n             int
+	}{{block: kernels.RadixShape{Threads: 128, PerThread: 16, Bits: 5, Rank: kernels.RankByCounters}, n: 2000},
+		{passes: kernels.RadixShape{Threads: 64, PerThread: 2, Bits: 5, Window: 3, Rank: kernels.RankByCounters}, n: 5000}}
+	for _, c := range counted {
+		s.SetBlockShape(c.block)
+		s.SetRadixShape(c.passes)
+		for _, keys := range []blockCase{blockCaseOf[uint32](), blockCaseOf[float64]()} {
+			if msg := keys.check(s, g, r, "random", c.n, 0, 64, false); msg != "" {
+				t.Errorf("by counters, block %+v, passes %+v: %s", c.block, c.passes, msg)
+			}
+		}
 	}
 }
 
