@@ -56,10 +56,22 @@
 // digit of them only (none when all the keys are equal). RadixSort,
 // SortPairs and Argsort enqueue their launches and read nothing back;
 // RadixSortUnique reads back the number of distinct keys. Up to
-// kernels.BlockSortMaxKeys keys sort in one launch of one block
-// (kernels.RadixBlockKernel), as CUB's single-tile sort: the threads hold
-// the keys in registers through every digit, and a pair's values are read
-// once the keys are in order. The radix sort's
+// kernels.BlockSortMaxKeys keys sort in one launch: by a rank sort
+// (kernels.RankSortKernel) where its table (measured on an H200) takes
+// the keys and their bits, else in one block (kernels.RadixBlockKernel),
+// as CUB's single-tile sort: the threads hold the keys in registers
+// through every digit, and a pair's values are read once the keys are in
+// order. The rank sort spreads over the whole GPU: a block per 32 keys
+// loads every key into shared memory, its warps count the keys before
+// each of its 32 (arrays.CountBefore: smaller, or equal and earlier) in
+// runs of all of them, and each key goes to the sum of its warps' counts.
+// Its n^2 comparisons cost the same whatever the bits sorted, where the
+// block sort's time grows with its 8-bit passes, so that it takes sorts
+// of at least 9 to 33 bits (by the number and size of the keys) of up to
+// 2^10 to 2^13 keys, on a device of many multiprocessors (not on the CPU
+// evaluator, which runs a launch's blocks one after another). It writes
+// its output while other blocks read the input, so that sorts in place
+// take the block sort. The radix sort's
 // kernels are loaded on first use, per key and value type. It takes up to
 // MaxRadixKeys keys, and its scratch is n keys (and values) and 8 bytes
 // per digit per tile of look-back state.
@@ -74,7 +86,8 @@
 // SortKeys (device buffers, told the keys' range) and Sort (a slice, its
 // range found first) pick the algorithm by a cost model over the number of
 // keys n and the number of values of their range: up to
-// kernels.BlockSortMaxKeys keys, the single-block sort (one launch); up to
+// kernels.BlockSortMaxKeys keys, the radix sort's one-launch sorts (the
+// rank sort or the block sort, as above); up to
 // 2^20 keys, the radix sort; up to 2^25 keys, counting sort for ranges of
 // up to 2^23 values; beyond, counting sort for ranges of up to 2^24 values;
 // the radix sort otherwise. The limits are the table countingLimits, from

@@ -69,13 +69,14 @@ func (s *Sorter) pick(n int, bins uint64) algorithm {
 // SortKeys writes keys, sorted, to out (of the same length as keys,
 // possibly keys itself), every key lying in [lo, last] (any such range,
 // the whole of uint32 included), by the algorithm the cost model picks for
-// their number and range (see the package documentation): the
-// single-block sort for up to kernels.BlockSortMaxKeys keys, counting sort
+// their number and range (see the package documentation): a one-launch
+// sort (the rank sort or the block sort) for up to
+// kernels.BlockSortMaxKeys keys, counting sort
 // for a range narrow enough for the number of keys, and otherwise the
 // radix sort of the bits in which lo and last differ, as CUB's radix sort
 // told end_bit. The counting sort checks every key against the range and
-// reads back its flag (an error wrapping ErrKeyOutOfRange); the block and
-// radix sorts enqueue their launches and read nothing back, and sort a key
+// reads back its flag (an error wrapping ErrKeyOutOfRange); the one-launch
+// and radix sorts enqueue their launches and read nothing back, and sort a key
 // outside the range by its bits (never writing outside out), the order
 // being then undefined. last below lo is an error wrapping ErrBadRange.
 func (s *Sorter) SortKeys(out, keys *runtime.Buffer[uint32], lo, last uint32) error {
