@@ -27,9 +27,12 @@ const BlockSortMaxKeys = 1 << 13
 // medians of 15 with the launch): a block's barriers and its counters'
 // scan grow with its threads, so that the fewest threads that hold the
 // keys in 8 or 16 registers are fastest, and 6-bit digits (CUB's
-// single-tile sort's) were slower at every size. uint32 keys: 2^11 keys
-// 256×8 15.9 µs (pairs 17.8) against 50.6 by the passes; 2^12 256×16
-// 20.7 (21.4) against 38.9; 2^13 512×16 26.8 (33.7) against 38.9; 2^14
+// single-tile sort's) were slower at every size. uint32 keys: 2^10 keys
+// 128×8 11.5 µs (pairs 14.0) against 13.6 (17.6) for 256×8 in one run,
+// 12.8 (17.0) against 16.8 (19.2) in another; 2^11 keys
+// 256×8 15.9 µs (pairs 17.8) against 50.6 by the passes; 2^12 512×8
+// 18.4 and 18.6 in two runs against 18.8 and 20.9 for 256×16 (pairs
+// 21.8, 20.7 against 21.0, 20.8), and 38.9 by the passes; 2^13 512×16 26.8 (33.7) against 38.9; 2^14
 // 1024×16 47.5 against 39.7. uint64 keys: 2^10 128×8 21.3 against 24.2
 // for 256×8; 2^12 512×8 35.3 against 74.6; 2^13 512×16 54.7 against 79.4;
 // 2^14 1024×16 101.2 against 101.5. The values of a pair do not move
@@ -39,8 +42,9 @@ var radixBlockShapes = []struct {
 	keyBytes, valueBytes int
 	shape                RadixShape
 }{
+	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 128, PerThread: 8, Bits: RadixBits}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits}},
-	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 256, PerThread: 16, Bits: RadixBits}},
+	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 16, Bits: RadixBits}},
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 128, PerThread: 8, Bits: RadixBits}},
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits}},
