@@ -35,6 +35,9 @@
 // block's total. WarpTotals scans one value per thread of a block, values
 // the threads hold in registers, in the two steps around a barrier.
 // Search, LowerBound and UpperBound are sort.Search in a thread.
+// CountBefore counts, in a thread, the elements of a part of an array
+// that a stable sort puts before a given one: summed over parts that
+// cover the array, the element's place in it.
 //
 // The ballot collectives deal an array to the warps in tiles of
 // ir.WarpSize consecutive elements, a lane per element. Partition is the
