@@ -30,9 +30,7 @@ func countBeforeKernel[T dsl.Number]() *dsl.Kernel {
 			x := dsl.Let(t, values.At(e)).Exp
 			rank := dsl.Let(t, dsl.N(0))
 			t.For(cuts.Len().Sub(dsl.N(1)), func(t *dsl.Thread, p dsl.U32) {
-				lo, hi := cuts.At(p), cuts.At(p.Add(dsl.N(1)))
-				part := arrays.Drop(lo, arrays.Take(hi, arrays.FromArray(values)))
-				rank.Set(rank.Add(arrays.CountBefore(t, part, x, dsl.Select(e.Lt(lo), dsl.N(0), e.Sub(lo)))))
+				rank.Set(rank.Add(arrays.CountBefore(t, arrays.FromArray(values), cuts.At(p), cuts.At(p.Add(dsl.N(1))), x, e)))
 			})
 			ranks.Store(t, e, rank.Exp)
 		})

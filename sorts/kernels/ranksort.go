@@ -134,9 +134,7 @@ func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) 
 				i := dsl.Let(t, bid.Mul(lanes).Add(tid.And(lanes.Sub(dsl.N(1))))).Exp
 				x := dsl.Let(t, all.At(i.Min(n.Sub(dsl.N(1))))).Exp
 				lo := dsl.Let(t, tid.Shr(dsl.N(5)).Mul(run).Min(n)).Exp
-				hi := lo.Add(run).Min(n)
-				keys := arrays.Drop(lo, arrays.Take(hi, arrays.FromArray(all)))
-				counts.Store(t, tid, arrays.CountBefore(t, keys, x, dsl.Select(i.Lt(lo), dsl.N(0), i.Sub(lo))))
+				counts.Store(t, tid, arrays.CountBefore(t, arrays.Take(n, arrays.FromArray(all)), lo, lo.Add(run), x, i))
 			})
 			b.Sync()
 			b.ForAll(lanes, func(t *dsl.Thread, lane dsl.U32) {
