@@ -69,7 +69,9 @@
 // block sort's time grows with its 8-bit passes, so that it takes sorts
 // of at least 9 to 33 bits (by the number and size of the keys) of up to
 // 2^10 to 2^13 keys, on a device of many multiprocessors (not on the CPU
-// evaluator, which runs a launch's blocks one after another). It writes
+// evaluator, which runs a launch's blocks one after another) whose blocks
+// may take its shared memory (kernels.RankSortSharedBytes: 34 KB for
+// 32-bit keys, 68 KB for 64-bit ones). It writes
 // its output while other blocks read the input, so that sorts in place
 // take the block sort. The radix sort's
 // kernels are loaded on first use, per key and value type. It takes up to

@@ -16,7 +16,8 @@ const rankSortMultiprocessors = 16
 // rankSortFor returns the warps of a block of s's rank sort of job j's n
 // keys, and false when another sort takes them: by
 // kernels.RankSortWarpsFor on a device of at least rankSortMultiprocessors
-// multiprocessors, unless the tests set the rank sort's warps (which then
+// multiprocessors whose blocks may take the rank sort's shared memory,
+// unless the tests set the rank sort's warps (which then
 // take up to kernels.RankSortMaxKeys keys, or none for -1) or the shape
 // of the block sort or of the passes (which then take the keys). The rank
 // sort writes its output while other blocks still read the input, so
@@ -28,10 +29,12 @@ func rankSortFor[K Key, V Value](s *Sorter, j radixJob[K, V], n int) (int, bool)
 		return 0, false
 	case s.rankWarps > 0:
 		return s.rankWarps, n <= kernels.RankSortMaxKeys
-	case s.multiprocessors < rankSortMultiprocessors:
+	case s.gpu.Multiprocessors < rankSortMultiprocessors:
 		return 0, false
 	}
-	return kernels.RankSortWarpsFor(runtime.TypeOf[K]().Size(), n, j.end-j.begin)
+	keyBytes := runtime.TypeOf[K]().Size()
+	warps, ok := kernels.RankSortWarpsFor(keyBytes, n, j.end-j.begin)
+	return warps, ok && kernels.RankSortSharedBytes(keyBytes, warps) <= s.gpu.SharedPerBlockOptIn
 }
 
 // rankSortRun runs a radix sort job by ranking every key among all

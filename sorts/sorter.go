@@ -58,27 +58,27 @@ type Sorter struct {
 	radixShape kernels.RadixShape
 	blockShape kernels.RadixShape
 	rankWarps  int
-	// multiprocessors is the number of blocks the device runs at once as
-	// it says (a GPU's multiprocessors), 0 when it does not say.
-	multiprocessors int
+	// gpu is what the device says of itself (a GPU's runtime.Properties),
+	// zero when it says nothing (the CPU evaluator).
+	gpu runtime.Properties
 	// costModel, when not nil, replaces countingLimits.
 	costModel []countingLimit
 	// radixLookBack is the state of the radix sort's look-back words.
 	radixLookBack lookBackState
 }
 
-// multiprocessorsOf returns the number of multiprocessors dev reports
-// (runtime.Properties), or 0 when it reports none: the CPU evaluator runs
-// a launch's blocks one after another.
-func multiprocessorsOf(dev runtime.Device) int {
+// propertiesOf returns what dev says of itself (runtime.Properties), or
+// zero properties when it says nothing: the CPU evaluator, which runs a
+// launch's blocks one after another.
+func propertiesOf(dev runtime.Device) runtime.Properties {
 	if d, ok := dev.(interface {
 		Properties() (runtime.Properties, error)
 	}); ok {
 		if p, err := d.Properties(); err == nil {
-			return p.Multiprocessors
+			return p
 		}
 	}
-	return 0
+	return runtime.Properties{}
 }
 
 // kernelLoad is a kernel New builds and loads, and where it keeps it.
@@ -100,7 +100,7 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		}
 		o(&c)
 	}
-	s := &Sorter{dev: dev, paper: c.paper, wide: defaultWide, multiprocessors: multiprocessorsOf(dev)}
+	s := &Sorter{dev: dev, paper: c.paper, wide: defaultWide, gpu: propertiesOf(dev)}
 	s.fn.sharedHistograms = make([]runtime.Function, len(histogramShapes))
 	s.fn.sharedOccurs = make([]runtime.Function, len(bitsShapes))
 	loads := []kernelLoad{

@@ -73,6 +73,13 @@ func RankSortWarpsFor(keyBytes, n, bits int) (int, bool) {
 	return 0, false
 }
 
+// RankSortSharedBytes is the shared memory of a block of the rank sort
+// of keys of keyBytes bytes in blocks of warps warps: every key, and a
+// count per thread.
+func RankSortSharedBytes(keyBytes, warps int) int {
+	return RankSortMaxKeys*keyBytes + warps*ir.WarpSize*4
+}
+
 // RankSortKernel returns the kernel that sorts up to RankSortMaxKeys keys
 // of type K by ranking each among all, in blocks of warps warps
 // (RankSortMinWarps to RankSortMaxWarps), each of which ranks 32 keys: stable, by the bits [begin, end) of

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
@@ -12,8 +13,9 @@ import (
 // keys of 4 and 8 bytes by all their bits, no more than RankSortMaxKeys
 // keys, and leaves sorts by 8 bits of many keys (one pass of the block
 // sort) to the block sort; its blocks' kernels build for every key type
-// and what travels with the keys; and a block of too few or too many
-// warps is an error of the kernel naming them.
+// and what travels with the keys and take the shared memory
+// RankSortSharedBytes says; and a block of too few or too many warps is
+// an error of the kernel naming them.
 func TestRankSortWarps(t *testing.T) {
 	for _, keyBytes := range []int{4, 8} {
 		for _, n := range []int{1, 2, 31, 32, 33, 1000, 1 << 10} {
@@ -23,8 +25,19 @@ func TestRankSortWarps(t *testing.T) {
 				continue
 			}
 			for _, k := range rankKernels(keyBytes, warps) {
-				if _, err := k.Build(); err != nil {
+				built, err := k.Build()
+				if err != nil {
 					t.Errorf("%d keys of %d bytes, %d warps: %v", n, keyBytes, warps, err)
+					continue
+				}
+				_, compiled, err := codegen.CUDA(built)
+				if err != nil {
+					t.Errorf("%s: %v", built.Name, err)
+					continue
+				}
+				if want := kernels.RankSortSharedBytes(keyBytes, warps); compiled.SharedBytes != want {
+					t.Errorf("%s of %d warps: %d bytes of shared memory, RankSortSharedBytes says %d", built.Name, warps,
+						compiled.SharedBytes, want)
 				}
 			}
 		}
