@@ -336,12 +336,13 @@ func timeBlockShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 
 // TestGPURankOrBlockSort times, on the GPU and only with -radixshapes, the
 // rank sort (in blocks of 16 and of 32 warps) and the one-block radix
-// sort of fresh random uint32 and uint64 keys of 2^10 to 2^13 keys, told
+// sort (its default shape, and its threads with digits of 4 and of 6
+// bits) of fresh random uint32 and uint64 keys of 2^10 to 2^13 keys, told
 // bits [0, b) for b of one to eight 8-bit digits, each result first
 // checked against Go: the rank sort's time does not depend on b, the
-// block sort's grows with its passes. It logs one line per size, key, bits and sort,
-// "rank<warps>|block <n> keys of <type> bits <b> median_ms <ms>"; it
-// asserts nothing of the times.
+// block sort's grows with its passes. It logs one line per size, key,
+// bits and sort, "rank<warps>|block[/<digit bits>] <n> keys of <type>
+// bits <b> median_ms <ms>"; it asserts nothing of the times.
 func TestGPURankOrBlockSort(t *testing.T) {
 	if !*radixShapes {
 		t.Skip("times the rank and the block sort only with -radixshapes")
@@ -358,7 +359,7 @@ func TestGPURankOrBlockSort(t *testing.T) {
 	defer s.SetRankSortWarps(0)
 	tm := newTimer(t, g)
 	for n := 1 << 10; n <= kernels.RankSortMaxKeys; n *= 2 {
-		for _, bits := range []int{4, 8, 12, 16, 20, 24, 32} {
+		for _, bits := range []int{4, 6, 8, 12, 16, 20, 24, 32} {
 			timeRankOrBlock(t, g, s, tm, r, n, bits, func(r *rand.Rand) uint32 { return r.Uint32() })
 		}
 		for _, bits := range []int{8, 16, 32, 48, 64} {
@@ -387,22 +388,28 @@ func timeRankOrBlock[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 	}
 	defer out.Free()
 	run := func() error { return sorts.RadixSort(s, out, in, sorts.Bits(0, bits)) }
-	for _, rank := range []int{16, 32, -1} {
-		s.SetRankSortWarps(rank)
+	block, _ := kernels.RadixBlockShapeFor(int(unsafe.Sizeof(K(0))), 0, n)
+	defer s.SetBlockShape(kernels.RadixShape{})
+	for _, c := range []struct {
+		how         string
+		rank, digit int
+	}{{"rank16", 16, 0}, {"rank32", 32, 0}, {"block", -1, 0}, {"block/4", -1, 4}, {"block/6", -1, 6}} {
+		s.SetRankSortWarps(c.rank)
+		shape := kernels.RadixShape{}
+		if c.digit > 0 {
+			shape = kernels.RadixShape{Threads: block.Threads, PerThread: block.PerThread, Bits: c.digit}
+		}
+		s.SetBlockShape(shape)
 		if err := errors.Join(out.Fill(^K(0)), run()); err != nil {
-			t.Fatalf("%d keys of %d bits, rank %d: %v", n, bits, rank, err)
+			t.Fatalf("%d keys of %d bits, %s: %v", n, bits, c.how, err)
 		}
 		got, err := out.ToSlice()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if msg := checkSorted("RadixSort", got, keys); msg != "" {
-			t.Fatalf("rank %d: %s", rank, msg)
+			t.Fatalf("%s: %s", c.how, msg)
 		}
-		how := fmt.Sprintf("rank%d", rank)
-		if rank < 0 {
-			how = "block"
-		}
-		t.Logf("%s %d keys of %T bits %d median_ms %.4f", how, n, K(0), bits, tm.median(t, run))
+		t.Logf("%s %d keys of %T bits %d median_ms %.4f", c.how, n, K(0), bits, tm.median(t, run))
 	}
 }
