@@ -82,8 +82,9 @@ func RankSortSharedBytes(keyBytes, warps int) int {
 
 // RankSortKernel returns the kernel that sorts up to RankSortMaxKeys keys
 // of type K by ranking each among all, in blocks of warps warps
-// (RankSortMinWarps to RankSortMaxWarps), each of which ranks 32 keys: stable, by the bits [begin, end) of
-// their order-preserving form, as the radix sort (RadixPassKernel) does.
+// (RankSortMinWarps to RankSortMaxWarps), each of which ranks 32 keys:
+// stable, by the bits [begin, end) of their order-preserving form, as the
+// radix sort (RadixPassKernel) does.
 // Its parameters are those of RadixBlockKernel: keysIn, keysOut (of
 // keysIn's length, a separate allocation), then for Pairs valuesIn and
 // valuesOut (separate allocations) and for Positions valuesOut, then begin
@@ -140,7 +141,7 @@ func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) 
 			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
 				i := dsl.Let(t, bid.Mul(lanes).Add(tid.And(lanes.Sub(dsl.N(1))))).Exp
 				x := dsl.Let(t, all.At(i.Min(n.Sub(dsl.N(1))))).Exp
-				lo := dsl.Let(t, tid.Shr(dsl.N(5)).Mul(run).Min(n)).Exp
+				lo := dsl.Let(t, tid.Div(lanes).Mul(run).Min(n)).Exp
 				counts.Store(t, tid, arrays.CountBefore(t, arrays.Take(n, arrays.FromArray(all)), lo, lo.Add(run), x, i))
 			})
 			b.Sync()
