@@ -91,35 +91,23 @@ func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radi
 		threads = 256
 	}
 	k := dsl.NewKernel("radixBlock_"+keyName[K]()+valuesName[V](values), threads)
-	keysIn := dsl.Input[K](k, "keysIn")
-	keysOut := dsl.Output[K](k, "keysOut")
-	var valuesIn, valuesOut dsl.Array[V]
-	var positionsOut dsl.Array[uint32]
-	switch values {
-	case Pairs:
-		valuesIn = dsl.Input[V](k, "valuesIn")
-		valuesOut = dsl.Output[V](k, "valuesOut")
-	case Positions:
-		positionsOut = dsl.Output[uint32](k, "valuesOut")
-	}
-	begin := dsl.Param[uint32](k, "begin")
-	end := dsl.Param[uint32](k, "end")
+	params := oneLaunchParamsOf[K, V](k, values)
 	indexed := values != KeysOnly
 	tile, per, bits := shape.Tile(), shape.PerThread, uint32(shape.Bits)
 	// sortBlock sorts the first n keys in block b, moving them to their
 	// ranks in sorted (their positions in sortedFrom) at each digit.
 	sortBlock := func(b *dsl.Block, n dsl.U32, sorted dsl.Array[U], sortedFrom dsl.Array[uint32]) {
 		keys := newTile[U](b, shape, n)
-		keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return kb.load(keysIn.At(i)) }))
+		keys.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[U] { return kb.load(params.keysIn.At(i)) }))
 		var from arrays.Held[uint32]
 		if indexed {
 			from = newTile[uint32](b, shape, n)
 			from.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.U32 { return i }))
 		}
-		passes := dsl.Let(b, dsl.CeilDiv(end.Sub(begin), dsl.N(bits))).Exp
+		passes := dsl.Let(b, dsl.CeilDiv(params.end.Sub(params.begin), dsl.N(bits))).Exp
 		b.For(passes, func(b *dsl.Block, p dsl.U32) {
-			shift := dsl.Let(b, begin.Add(p.Mul(dsl.N(bits)))).Exp
-			width := dsl.Let(b, end.Sub(shift).Min(dsl.N(bits))).Exp
+			shift := dsl.Let(b, params.begin.Add(p.Mul(dsl.N(bits)))).Exp
+			width := dsl.Let(b, params.end.Sub(shift).Min(dsl.N(bits))).Exp
 			m := rankTile(b, shape, keys, func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) })
 			ranks := m.HeldRanks(b)
 			keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
@@ -133,19 +121,19 @@ func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radi
 			}
 			b.Sync()
 		})
-		keys.Push().Run(b, func(t *dsl.Thread, i dsl.U32, u dsl.Exp[U]) { keysOut.Store(t, i, kb.store(u)) })
+		keys.Push().Run(b, func(t *dsl.Thread, i dsl.U32, u dsl.Exp[U]) { params.keysOut.Store(t, i, kb.store(u)) })
 		switch values {
 		case Pairs:
 			// Every value is read before any is written: valuesOut may be
 			// valuesIn.
 			moved := arrays.NewHeld[V](b, per, n)
 			moved.Load(b, arrays.Generate(n, func(i dsl.U32) dsl.Exp[V] {
-				return valuesIn.At(sortedFrom.At(arrays.BankPadded(i)))
+				return params.valuesIn.At(sortedFrom.At(arrays.BankPadded(i)))
 			}))
 			b.Sync()
-			moved.Push().Run(b, valuesOut.Store)
+			moved.Push().Run(b, params.valuesOut.Store)
 		case Positions:
-			from.Push().Run(b, positionsOut.Store)
+			from.Push().Run(b, params.positionsOut.Store)
 		}
 	}
 	k.Body(func(g *dsl.Grid) {
@@ -162,7 +150,7 @@ func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radi
 			}
 			// A full tile takes a copy of the sort whose n is a constant, so
 			// that its slots need no bound checks.
-			n := dsl.Let(b, keysIn.Len().Min(dsl.N(uint32(tile)))).Exp
+			n := dsl.Let(b, params.keysIn.Len().Min(dsl.N(uint32(tile)))).Exp
 			full := dsl.N(uint32(tile))
 			b.IfElse(n.Eq(full), func(b *dsl.Block) { sortBlock(b, full, sorted, sortedFrom) },
 				func(b *dsl.Block) { sortBlock(b, n, sorted, sortedFrom) })

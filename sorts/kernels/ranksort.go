@@ -105,35 +105,23 @@ func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) 
 		threads = ir.WarpSize
 	}
 	k := dsl.NewKernel("rankSort_"+keyName[K]()+valuesName[V](values), threads)
-	keysIn := dsl.Input[K](k, "keysIn")
-	keysOut := dsl.Output[K](k, "keysOut")
-	var valuesIn, valuesOut dsl.Array[V]
-	var positionsOut dsl.Array[uint32]
-	switch values {
-	case Pairs:
-		valuesIn = dsl.Input[V](k, "valuesIn")
-		valuesOut = dsl.Output[V](k, "valuesOut")
-	case Positions:
-		positionsOut = dsl.Output[uint32](k, "valuesOut")
-	}
-	begin := dsl.Param[uint32](k, "begin")
-	end := dsl.Param[uint32](k, "end")
+	params := oneLaunchParamsOf[K, V](k, values)
 	k.Body(func(g *dsl.Grid) {
 		if bad {
 			dsl.Let(g, dsl.Invalid[uint32](fmt.Sprintf("RankSortKernel: %d warps a block, want %d to %d", warps,
 				RankSortMinWarps, RankSortMaxWarps)))
 			return
 		}
-		n := dsl.Let(g, keysIn.Len().Min(dsl.N(RankSortMaxKeys))).Exp
+		n := dsl.Let(g, params.keysIn.Len().Min(dsl.N(RankSortMaxKeys))).Exp
 		// The bits sorted, shifted down: all ones shifted right by the bits
 		// above end, from the key's bits shifted right by begin.
-		mask := dsl.Let(g, dsl.Lit(^U(0)).Shr(dsl.Cast[U](dsl.N(uint32(kb.width)).Sub(end.Sub(begin))))).Exp
+		mask := dsl.Let(g, dsl.Lit(^U(0)).Shr(dsl.Cast[U](dsl.N(uint32(kb.width)).Sub(params.end.Sub(params.begin))))).Exp
 		lanes := dsl.N(ir.WarpSize)
 		g.ForAllBlocks(dsl.CeilDiv(n, lanes), func(b *dsl.Block, bid dsl.U32) {
 			all := dsl.Shared[U](b, RankSortMaxKeys)
 			counts := dsl.Shared[uint32](b, threads)
 			b.ForAll(n, func(t *dsl.Thread, j dsl.U32) {
-				all.Store(t, j, kb.load(keysIn.At(j)).Shr(dsl.Cast[U](begin)).And(mask))
+				all.Store(t, j, kb.load(params.keysIn.At(j)).Shr(dsl.Cast[U](params.begin)).And(mask))
 			})
 			b.Sync()
 			// Warp w counts, for its lane's key, the keys of run w.
@@ -150,16 +138,42 @@ func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) 
 				t.If(i.Lt(n), func(t *dsl.Thread) {
 					place := dsl.Let(t, arrays.Fold(t, dsl.U32.Add, dsl.N(0), arrays.Generate(dsl.N(uint32(warps)),
 						func(w dsl.U32) dsl.U32 { return counts.At(w.Mul(lanes).Add(lane)) }))).Exp
-					keysOut.Store(t, place, keysIn.At(i))
+					params.keysOut.Store(t, place, params.keysIn.At(i))
 					switch values {
 					case Pairs:
-						valuesOut.Store(t, place, valuesIn.At(i))
+						params.valuesOut.Store(t, place, params.valuesIn.At(i))
 					case Positions:
-						positionsOut.Store(t, place, i)
+						params.positionsOut.Store(t, place, i)
 					}
 				})
 			})
 		})
 	})
 	return k
+}
+
+// oneLaunchParams are the parameters of the sorts in one launch
+// (RadixBlockKernel, RankSortKernel), in their order: keysIn, keysOut,
+// then for Pairs valuesIn and valuesOut, for Positions valuesOut (the
+// positions), then begin and end.
+type oneLaunchParams[K Key, V Value] struct {
+	keysIn, keysOut     dsl.Array[K]
+	valuesIn, valuesOut dsl.Array[V]
+	positionsOut        dsl.Array[uint32]
+	begin, end          dsl.U32
+}
+
+// oneLaunchParamsOf declares the parameters of a sort in one launch in k.
+func oneLaunchParamsOf[K Key, V Value](k *dsl.Kernel, values RadixValues) oneLaunchParams[K, V] {
+	p := oneLaunchParams[K, V]{keysIn: dsl.Input[K](k, "keysIn"), keysOut: dsl.Output[K](k, "keysOut")}
+	switch values {
+	case Pairs:
+		p.valuesIn = dsl.Input[V](k, "valuesIn")
+		p.valuesOut = dsl.Output[V](k, "valuesOut")
+	case Positions:
+		p.positionsOut = dsl.Output[uint32](k, "valuesOut")
+	}
+	p.begin = dsl.Param[uint32](k, "begin")
+	p.end = dsl.Param[uint32](k, "end")
+	return p
 }
