@@ -14,7 +14,6 @@ import (
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/internal/proptest"
-	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
@@ -61,11 +60,7 @@ func checkCountBefore[T dsl.Number](dev runtime.Device, n, parts int, seed uint6
 	for place, i := range order {
 		want[i] = uint32(place)
 	}
-	kernel, err := countBeforeKernel[T]().Build()
-	if err != nil {
-		return err.Error()
-	}
-	got, err := runOnSlices(dev, kernel, values, cuts, n)
+	got, err := countBefore(dev, values, cuts)
 	if err != nil {
 		return err.Error()
 	}
@@ -78,13 +73,8 @@ func checkCountBefore[T dsl.Number](dev runtime.Device, n, parts int, seed uint6
 	return ""
 }
 
-// runOnSlices runs kernel on dev with values and cuts as its inputs and
-// returns its output of n ranks.
-func runOnSlices[T dsl.Number](dev runtime.Device, kernel *ir.Kernel, values []T, cuts []uint32, n int) ([]uint32, error) {
-	fn, err := dev.Load(kernel)
-	if err != nil {
-		return nil, err
-	}
+// countBefore runs countBeforeKernel on dev and returns its ranks.
+func countBefore[T dsl.Number](dev runtime.Device, values []T, cuts []uint32) ([]uint32, error) {
 	vb, err := runtime.FromSlice(dev, values)
 	if err != nil {
 		return nil, err
@@ -95,12 +85,12 @@ func runOnSlices[T dsl.Number](dev runtime.Device, kernel *ir.Kernel, values []T
 		return nil, err
 	}
 	defer cb.Free()
-	rb, err := runtime.Alloc[uint32](dev, n)
+	rb, err := runtime.Alloc[uint32](dev, len(values))
 	if err != nil {
 		return nil, err
 	}
 	defer rb.Free()
-	if err := dev.Launch(fn, runtime.LaunchConfig{}, vb, cb, rb); err != nil {
+	if err := launch(dev, countBeforeKernel[T](), vb, cb, rb); err != nil {
 		return nil, err
 	}
 	return rb.ToSlice()
