@@ -9,25 +9,26 @@ import (
 )
 
 // blockShapeFor returns the shape of the block sort of n keys of keyBytes
-// bytes with values of valueBytes bytes, and false when the radix sort's
-// passes sort them instead: by kernels.RadixBlockShapeFor, unless the
-// tests set the block sort's shape (which then takes up to its tile) or
-// the passes' (which then take every sort).
-func (s *Sorter) blockShapeFor(keyBytes, valueBytes, n int) (kernels.RadixShape, bool) {
+// bytes with values of valueBytes bytes, sorted by bits of their bits, and
+// false when the radix sort's passes sort them instead: by
+// kernels.RadixBlockShapeFor, unless the tests set the block sort's shape
+// (which then takes up to its tile) or the passes' (which then take every
+// sort).
+func (s *Sorter) blockShapeFor(keyBytes, valueBytes, n, bits int) (kernels.RadixShape, bool) {
 	switch {
 	case s.blockShape != (kernels.RadixShape{}):
 		return s.blockShape, n <= s.blockShape.Tile()
 	case s.radixShape != (kernels.RadixShape{}):
 		return kernels.RadixShape{}, false
 	}
-	return kernels.RadixBlockShapeFor(keyBytes, valueBytes, n)
+	return kernels.RadixBlockShapeFor(keyBytes, valueBytes, n, bits)
 }
 
 // blockSorts reports whether Sort, SortRange and SortKeys sort n uint32
 // keys (more than none) in one block, as the radix sort does, except with
 // the option Paper.
 func (s *Sorter) blockSorts(n int) bool {
-	_, ok := s.blockShapeFor(4, 0, n)
+	_, ok := s.blockShapeFor(4, 0, n, 32)
 	return !s.paper && n > 0 && ok
 }
 

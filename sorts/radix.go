@@ -268,7 +268,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if warps, ok := rankSortFor(s, j, n); ok {
 		return rankSortRun(s, j, warps)
 	}
-	if shape, ok := s.blockShapeFor(runtime.TypeOf[K]().Size(), valueBytes, n); ok {
+	if shape, ok := s.blockShapeFor(runtime.TypeOf[K]().Size(), valueBytes, n, j.end-j.begin); ok {
 		return radixBlockRun(s, j, shape)
 	}
 	shape := s.shapeFor(runtime.TypeOf[K]().Size(), valueBytes, n)

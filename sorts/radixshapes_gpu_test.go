@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/obsidian-go/obsidian/runtime"
@@ -336,12 +337,12 @@ func timeBlockShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 
 // TestGPURankOrBlockSort times, on the GPU and only with -radixshapes, the
 // rank sort (in blocks of 16 and of 32 warps) and the one-block radix
-// sort (its default shape, and its threads with digits of 4 and of 6
-// bits) of fresh random uint32 and uint64 keys of 2^10 to 2^13 keys, told
+// sort (its default shape and digits, its threads with 8-bit digits, and
+// ranked by counters of 4-bit and 5-bit digits) of fresh random uint32 and uint64 keys of 2^10 to 2^13 keys, told
 // bits [0, b) for b of one to eight 8-bit digits, each result first
 // checked against Go: the rank sort's time does not depend on b, the
 // block sort's grows with its passes. It logs one line per size, key,
-// bits and sort, "rank<warps>|block[/<digit bits>] <n> keys of <type>
+// bits and sort, "rank<warps>|block[/8]|counters/<digit bits> <n> keys of <type>
 // bits <b> median_ms <ms>"; it asserts nothing of the times.
 func TestGPURankOrBlockSort(t *testing.T) {
 	if !*radixShapes {
@@ -359,7 +360,7 @@ func TestGPURankOrBlockSort(t *testing.T) {
 	defer s.SetRankSortWarps(0)
 	tm := newTimer(t, g)
 	for n := 1 << 10; n <= kernels.RankSortMaxKeys; n *= 2 {
-		for _, bits := range []int{4, 6, 8, 12, 16, 20, 24, 32} {
+		for _, bits := range []int{4, 5, 6, 8, 10, 12, 16, 20, 24, 32} {
 			timeRankOrBlock(t, g, s, tm, r, n, bits, func(r *rand.Rand) uint32 { return r.Uint32() })
 		}
 		for _, bits := range []int{8, 16, 32, 48, 64} {
@@ -388,16 +389,18 @@ func timeRankOrBlock[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 	}
 	defer out.Free()
 	run := func() error { return sorts.RadixSort(s, out, in, sorts.Bits(0, bits)) }
-	block, _ := kernels.RadixBlockShapeFor(int(unsafe.Sizeof(K(0))), 0, n)
+	block, _ := kernels.RadixBlockShapeFor(int(unsafe.Sizeof(K(0))), 0, n, bits)
 	defer s.SetBlockShape(kernels.RadixShape{})
 	for _, c := range []struct {
 		how         string
 		rank, digit int
-	}{{"rank16", 16, 0}, {"rank32", 32, 0}, {"block", -1, 0}, {"block/4", -1, 4}, {"block/6", -1, 6}} {
+		by          kernels.RadixRank
+	}{{"rank16", 16, 0, 0}, {"rank32", 32, 0, 0}, {"block", -1, 0, 0}, {"block/8", -1, 8, 0},
+		{"counters/4", -1, 4, kernels.RankByCounters}, {"counters/5", -1, 5, kernels.RankByCounters}} {
 		s.SetRankSortWarps(c.rank)
 		shape := kernels.RadixShape{}
 		if c.digit > 0 {
-			shape = kernels.RadixShape{Threads: block.Threads, PerThread: block.PerThread, Bits: c.digit}
+			shape = kernels.RadixShape{Threads: block.Threads, PerThread: block.PerThread, Bits: c.digit, Rank: c.by}
 		}
 		s.SetBlockShape(shape)
 		if err := errors.Join(out.Fill(^K(0)), run()); err != nil {
@@ -411,5 +414,84 @@ func timeRankOrBlock[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 			t.Fatalf("%s: %s", c.how, msg)
 		}
 		t.Logf("%s %d keys of %T bits %d median_ms %.4f", c.how, n, K(0), bits, tm.median(t, run))
+	}
+}
+
+// TestGPUSortLatency (-radixshapes) times SortKeys of fresh random uint32
+// keys told the range [0, 2^b) three ways, after checking a result against
+// Go: one call between two events (as the benchmark times it), 64 calls
+// back to back between two events (the GPU's time a call when the host
+// keeps ahead of it), and the host's wall-clock time of one call, which
+// returns once its launches are queued. Where the first exceeds the second
+// by about the third, the host's work, not the GPU's, sets the one-call
+// time. It logs one line per size and b, and asserts nothing of the times.
+func TestGPUSortLatency(t *testing.T) {
+	if !*radixShapes {
+		t.Skip("times sorts' latency only with -radixshapes")
+	}
+	g := openGPU(t)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 37))
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tm := newTimer(t, g)
+	for _, n := range []int{1 << 10, 1 << 12, 1 << 16, 1 << 20} {
+		for _, bits := range []int{4, 8, 12, 32} {
+			keys := make([]uint32, n)
+			for i := range keys {
+				keys[i] = r.Uint32() >> (32 - bits)
+			}
+			in, err := runtime.FromSlice(g, keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := runtime.Alloc[uint32](g, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := uint32(1<<bits - 1)
+			run := func() error { return s.SortKeys(out, in, 0, last) }
+			if err := errors.Join(out.Fill(^uint32(0)), run()); err != nil {
+				t.Fatal(err)
+			}
+			got, err := out.ToSlice()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := checkSorted("SortKeys", got, keys); msg != "" {
+				t.Fatal(msg)
+			}
+			one := tm.median(t, run)
+			const calls = 64
+			many := tm.median(t, func() error {
+				for range calls {
+					if err := run(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}) / calls
+			host := make([]time.Duration, 15)
+			for i := range host {
+				if err := g.Synchronize(); err != nil {
+					t.Fatal(err)
+				}
+				began := time.Now()
+				if err := run(); err != nil {
+					t.Fatal(err)
+				}
+				host[i] = time.Since(began)
+			}
+			slices.Sort(host)
+			t.Logf("latency %d keys bits %d one_ms %.4f back_to_back_ms %.4f host_ms %.4f",
+				n, bits, one, many, host[7].Seconds()*1e3)
+			if err := errors.Join(in.Free(), out.Free()); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

@@ -151,6 +151,38 @@ func TestRadixShapesForEverySize(t *testing.T) {
 	}
 }
 
+// TestBlockDigitBits checks BlockDigitBits for every sort of 1 to 64 bits:
+// a digit of 4, 6 or 8 bits, in as few passes as digits of RadixBits bits
+// take, and the narrowest of those that do; and that the block sort's
+// kernels of each such width build.
+func TestBlockDigitBits(t *testing.T) {
+	widths := map[int]bool{}
+	for bits := 1; bits <= 64; bits++ {
+		w := kernels.BlockDigitBits(bits)
+		passes, fewest := (bits+w-1)/w, (bits+kernels.RadixBits-1)/kernels.RadixBits
+		narrower := 0
+		for _, v := range []int{4, 6} {
+			if v < w && (bits+v-1)/v == fewest {
+				narrower = v
+			}
+		}
+		if w != 4 && w != 6 && w != kernels.RadixBits || passes != fewest || narrower != 0 {
+			t.Errorf("BlockDigitBits(%d) = %d: %d passes, want %d of the narrowest of 4, 6 and 8 bits", bits, w, passes, fewest)
+		}
+		shape, ok := kernels.RadixBlockShapeFor(8, 0, 1000, bits)
+		if !ok || shape.Bits != w {
+			t.Errorf("RadixBlockShapeFor of %d bits: %+v, %v; want digits of %d bits", bits, shape, ok, w)
+		}
+		widths[w] = true
+	}
+	for w := range widths {
+		shape := kernels.RadixShape{Threads: 128, PerThread: 8, Bits: w}
+		if _, err := blockKernels.of(4, 4, shape).Build(); err != nil {
+			t.Errorf("block sort of %d-bit digits: %v", w, err)
+		}
+	}
+}
+
 // blockShape is a block sort shape of the package's tests.
 var blockShape = kernels.RadixShape{Threads: 256, PerThread: 8, Bits: kernels.RadixBits}
 
@@ -168,7 +200,7 @@ func TestRadixBlockShapesForEverySize(t *testing.T) {
 		for _, valueBytes := range []int{0, 4, 8} {
 			largest, declined := 0, 0
 			for _, n := range counts {
-				shape, ok := kernels.RadixBlockShapeFor(keyBytes, valueBytes, n)
+				shape, ok := kernels.RadixBlockShapeFor(keyBytes, valueBytes, n, 8*keyBytes)
 				if !ok {
 					declined = max(declined, n)
 					continue
@@ -190,10 +222,10 @@ func TestRadixBlockShapesForEverySize(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := kernels.RadixBlockShapeFor(4, 0, kernels.BlockSortMaxKeys); !ok {
+	if _, ok := kernels.RadixBlockShapeFor(4, 0, kernels.BlockSortMaxKeys, 32); !ok {
 		t.Errorf("BlockSortMaxKeys (%d) uint32 keys do not sort in one block", kernels.BlockSortMaxKeys)
 	}
-	if _, ok := kernels.RadixBlockShapeFor(4, 0, kernels.BlockSortMaxKeys+1); ok {
+	if _, ok := kernels.RadixBlockShapeFor(4, 0, kernels.BlockSortMaxKeys+1, 32); ok {
 		t.Errorf("BlockSortMaxKeys+1 (%d) uint32 keys sort in one block", kernels.BlockSortMaxKeys+1)
 	}
 }
