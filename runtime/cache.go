@@ -30,11 +30,19 @@ type CacheStats struct {
 // kernelCache holds a GPU's loaded modules by key and finds compiled images
 // on disk.
 type kernelCache struct {
-	mu      sync.Mutex // held while a module is found, compiled or loaded
-	dir     string     // "" when the disk cache is off
-	modules map[cacheKey]uintptr
+	mu        sync.Mutex // held while a module is found or loaded, not while it compiles
+	dir       string     // "" when the disk cache is off
+	modules   map[cacheKey]uintptr
+	compiling map[cacheKey]*compilation
 
 	compiles, memoryHits, diskHits, diskRejects atomic.Int64
+}
+
+// compilation is a compile under way: done closes when it ends, err then
+// says why it failed (nil when its module was loaded).
+type compilation struct {
+	done chan struct{}
+	err  error
 }
 
 // cacheKey identifies a compiled image: the SHA-256 of everything that
@@ -70,7 +78,7 @@ func DefaultCacheDir() string {
 }
 
 func newKernelCache() *kernelCache {
-	return &kernelCache{dir: DefaultCacheDir(), modules: map[cacheKey]uintptr{}}
+	return &kernelCache{dir: DefaultCacheDir(), modules: map[cacheKey]uintptr{}, compiling: map[cacheKey]*compilation{}}
 }
 
 // SetCacheDir sets the folder of the GPU's disk cache of compiled kernels;

@@ -114,9 +114,21 @@ func (g *GPU) module(src, name string, pos ir.Pos) (uintptr, error) {
 	c := g.cache
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if m, ok := c.modules[key]; ok {
-		c.memoryHits.Add(1)
-		return m, nil
+	for {
+		if m, ok := c.modules[key]; ok {
+			c.memoryHits.Add(1)
+			return m, nil
+		}
+		pending, ok := c.compiling[key]
+		if !ok {
+			break
+		}
+		c.mu.Unlock()
+		<-pending.done
+		c.mu.Lock()
+		if pending.err != nil {
+			return 0, pending.err
+		}
 	}
 	if image := c.readDisk(key, ext); image != nil {
 		if m, err := g.loadImage(image, name); err == nil {
@@ -125,16 +137,27 @@ func (g *GPU) module(src, name string, pos ir.Pos) (uintptr, error) {
 			return m, nil
 		}
 	}
+	// NVRTC compiles without the cache's mutex, so that different kernels
+	// compile at once; a load of the same one waits for this compile.
+	pending := &compilation{done: make(chan struct{})}
+	c.compiling[key] = pending
+	defer close(pending.done)
+	defer delete(c.compiling, key)
+	c.mu.Unlock()
 	image, log, failed, err := nv.compile(src, name+".cu", target, options)
-	if err != nil {
+	c.mu.Lock()
+	switch {
+	case err != nil:
+		pending.err = err
 		return 0, err
-	}
-	if failed {
-		return 0, &CompileError{Kernel: name, Pos: pos, Arch: target.arch, NVRTC: nv.versionString(), Log: log, Source: src}
+	case failed:
+		pending.err = &CompileError{Kernel: name, Pos: pos, Arch: target.arch, NVRTC: nv.versionString(), Log: log, Source: src}
+		return 0, pending.err
 	}
 	c.compiles.Add(1)
 	m, err := g.loadImage(image, name)
 	if err != nil {
+		pending.err = err
 		return 0, err
 	}
 	c.writeDisk(key, ext, image)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -383,5 +384,67 @@ func TestGPUCloseStopsUse(t *testing.T) {
 	}
 	if err := g.Close(); err == nil {
 		t.Error("closing twice succeeded")
+	}
+}
+
+// TestGPUConcurrentLoads loads 6 different kernels from 4 goroutines each,
+// all at once, with the disk cache off: each compiles once (the others
+// wait for it), every load returns a function that computes its sum, and
+// loads of CUDA that does not compile all return its CompileError.
+func TestGPUConcurrentLoads(t *testing.T) {
+	gpuForTest(t)
+	g := must(runtime.Open(0))(t)
+	defer func() { _ = g.Close() }()
+	g.SetCacheDir("")
+	const kernels, loaders = 6, 4
+	x := must(runtime.FromSlice(g, []float32{1, 2, 3}))(t)
+	defer func() { _ = x.Free() }()
+	broken := "extern \"C\" __global__ void broken(unsigned int* out) { out[0] = 1 }\n"
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, kernels*loaders*2)
+	for k := range kernels {
+		for range loaders {
+			wg.Go(func() {
+				kernel := vectorAdd()
+				kernel.Name = fmt.Sprintf("vadd%d", k)
+				<-start
+				f, err := g.Load(kernel)
+				if err != nil {
+					errs <- fmt.Errorf("loading %s: %w", kernel.Name, err)
+					return
+				}
+				y, err := runtime.Alloc[float32](g, 3)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer func() { _ = y.Free() }()
+				var got []float32
+				if err = g.Launch(f, runtime.LaunchConfig{}, x, x, y); err == nil {
+					got, err = y.ToSlice()
+				}
+				if err != nil || !slices.Equal(got, []float32{2, 4, 6}) {
+					errs <- fmt.Errorf("%s: %v, %v; want [2 4 6]", kernel.Name, got, err)
+				}
+			})
+			wg.Go(func() {
+				<-start
+				sig := runtime.Signature{{Name: "out", Type: ir.Uint32, Array: true}}
+				_, err := g.LoadCUDA(broken, "broken", sig, 0, 32)
+				if ce := (*runtime.CompileError)(nil); !errors.As(err, &ce) {
+					errs <- fmt.Errorf("loading broken CUDA: %v, want a *CompileError", err)
+				}
+			})
+		}
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if s := g.CacheStats(); s.Compiles != kernels || s.MemoryHits != kernels*(loaders-1) {
+		t.Errorf("cache %+v, want %d compiles and %d memory hits", s, kernels, kernels*(loaders-1))
 	}
 }
