@@ -151,8 +151,8 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	for i, a := range bound {
 		lengths[i] = a.n
 	}
-	state := launchStateBytes(cf.kernel, lengths, blocks)
-	if err := d.reserve(state); err != nil {
+	workers, state, err := d.reserveLaunch(cf.kernel, lengths, blocks)
+	if err != nil {
 		return fmt.Errorf("launching kernel %s on %s: the evaluator's state for the launch needs about %d bytes: %w",
 			cf.Name(), d.Name(), state, err)
 	}
@@ -175,7 +175,7 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	}
 	program, err := cf.program()
 	if err == nil {
-		err = program.Launch(eval.Config{Blocks: blocks, Context: ctx}, evalArgs)
+		err = program.Launch(eval.Config{Blocks: blocks, Context: ctx, Workers: workers}, evalArgs)
 	}
 	if err != nil {
 		return fmt.Errorf("launching kernel %s on %s: %w", cf.Name(), d.Name(), err)

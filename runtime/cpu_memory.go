@@ -107,15 +107,29 @@ func (d *cpuDevice) MemInfo() (free, total uint64, err error) {
 }
 
 // launchStateBytes estimates, in bytes, what the evaluator allocates for a
-// launch of k on blocks blocks beyond its buffers (eval.StateBytes): the
-// race-detection state of every element of the array arguments it may
-// write (n elements each, in order of k.Params), and the state of each
-// block running at once, with its shared memory
+// launch of k beyond its buffers while workers of its blocks run at once
+// (eval.StateBytes): the race-detection state of every element of the
+// array arguments it may write (n elements each, in order of k.Params),
+// and the state of each block running at once, with its shared memory
 // (TestCPULaunchStateEstimate measures it again). The sum cannot
 // overflow: bind admits arrays of fewer than 2^32 elements, and codegen
 // admits shared memory within CPUMaxSharedBytes.
-func launchStateBytes(k *ir.Kernel, n []int, blocks int) int64 {
-	return eval.StateBytes(k, n, blocks)
+func launchStateBytes(k *ir.Kernel, n []int, workers int) int64 {
+	return eval.StateBytes(k, n, workers)
+}
+
+// reserveLaunch reserves the evaluator's state for a launch of k on blocks
+// blocks (launchStateBytes) and returns how many of its blocks may run at
+// once and the bytes reserved: as many as GOMAXPROCS allows, or, where d's
+// limit leaves too little room for their state, half as many, and so on
+// down to one; the error of one that does not fit.
+func (d *cpuDevice) reserveLaunch(k *ir.Kernel, n []int, blocks int) (workers int, state int64, err error) {
+	for workers = eval.Workers(blocks); ; workers = max(1, workers/2) {
+		state = launchStateBytes(k, n, workers)
+		if err = d.reserve(state); err == nil || workers == 1 {
+			return workers, state, err
+		}
+	}
 }
 
 // reserve counts size more bytes as held by d, or returns an error wrapping

@@ -54,7 +54,8 @@
 // # Cost of the CPU device
 //
 // The evaluator runs the blocks of a launch on as many cores as GOMAXPROCS
-// allows, each block's threads one warp at a time (the blocks run one after
+// allows (fewer where the device's memory limit leaves too little room for
+// their state), each block's threads one warp at a time (the blocks run one after
 // the other when the kernel's global atomics make the result depend on their
 // order: an atomic's old value used, an exchange, a float addition). It
 // compiles a Function's kernel once, at its first launch, and the later

@@ -16,9 +16,17 @@ var (
 
 // CPULaunchStateBytes is what a launch of f, loaded on a CPU device, on
 // blocks blocks with array arguments of the given lengths counts against
-// the device's memory limit.
+// the device's memory limit where the limit leaves room for as many blocks
+// at once as GOMAXPROCS allows.
 func CPULaunchStateBytes(f Function, lengths []int, blocks int) int64 {
-	return launchStateBytes(f.(*cpuFunction).kernel, lengths, blocks)
+	return launchStateBytes(f.(*cpuFunction).kernel, lengths, eval.Workers(blocks))
+}
+
+// CPULeastLaunchStateBytes is the least a launch of f, loaded on a CPU
+// device, with array arguments of the given lengths counts against the
+// device's memory limit: its state with one block at a time.
+func CPULeastLaunchStateBytes(f Function, lengths []int) int64 {
+	return launchStateBytes(f.(*cpuFunction).kernel, lengths, 1)
 }
 
 // TargetFor returns the --gpu-architecture value targetFor chooses and whether it

@@ -213,7 +213,7 @@ var fuzzOps = []func(s *fuzzState, in *fuzzInput){
 		case overlap(src, dst):
 			// The result depends on the order threads run in: only resync.
 			s.resync(dst)
-		case int64(s.live)+runtime.CPULaunchStateBytes(s.f, []int{src.n, dst.n, 0}, max(1, (dst.n+63)/64)) > fuzzLimit:
+		case int64(s.live)+runtime.CPULeastLaunchStateBytes(s.f, []int{src.n, dst.n, 0}) > fuzzLimit:
 			if !errors.Is(err, runtime.ErrOutOfMemory) {
 				s.t.Fatalf("Launch past the limit: %v, want ErrOutOfMemory", err)
 			}

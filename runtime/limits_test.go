@@ -111,19 +111,29 @@ func TestDefaultCPUMemoryLimit(t *testing.T) {
 	}
 }
 
-// TestCPULaunchStateCountsAgainstLimit launches on a device whose limit
-// holds the buffers but not the evaluator's state for them.
+// TestCPULaunchStateCountsAgainstLimit launches, with up to 8 blocks at
+// once, on devices whose limit holds the buffers but not the evaluator's
+// state for one block, that for one block only, for a few, and for all 8:
+// the first fails with ErrOutOfMemory, the others run (fewer blocks at
+// once) and compute what they should.
 func TestCPULaunchStateCountsAgainstLimit(t *testing.T) {
-	const n = 1000
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
+	const n = 1 << 13
 	buffers := int64(3 * n * 4)
-	state := runtime.CPULaunchStateBytes(must(runtime.CPU().Load(vectorAdd()))(t), []int{n, n, n}, (n+255)/256)
+	f := must(runtime.CPU().Load(vectorAdd()))(t)
+	least, all := runtime.CPULeastLaunchStateBytes(f, []int{n, n, n}), runtime.CPULaunchStateBytes(f, []int{n, n, n}, n/256)
+	if all < 4*least {
+		t.Fatalf("the state of 8 blocks at once is %d bytes, of one %d: want several times as much", all, least)
+	}
+	r := testRand(t)
 	for _, c := range []struct {
 		limit int64
 		ok    bool
-	}{{buffers + state/2, false}, {buffers + state, true}} {
+	}{{buffers + least/2, false}, {buffers + least, true}, {buffers + all/2, true}, {buffers + all, true}} {
 		d := runtime.CPU(runtime.CPUMemoryLimit(c.limit))
 		f := must(d.Load(vectorAdd()))(t)
-		a := must(runtime.FromSlice(d, make([]float32, n)))(t)
+		values := randomFloats(r, n)
+		a := must(runtime.FromSlice(d, values))(t)
 		out := must(runtime.Alloc[float32](d, n))(t)
 		err := d.Launch(f, runtime.LaunchConfig{}, a, a, out)
 		switch {
@@ -131,6 +141,13 @@ func TestCPULaunchStateCountsAgainstLimit(t *testing.T) {
 			t.Errorf("limit %d: %v", c.limit, err)
 		case !c.ok && (!errors.Is(err, runtime.ErrOutOfMemory) || !strings.Contains(err.Error(), "evaluator's state")):
 			t.Errorf("limit %d: %v, want ErrOutOfMemory for the evaluator's state", c.limit, err)
+		case c.ok:
+			got := must(out.ToSlice())(t)
+			for i, v := range got {
+				if v != values[i]+values[i] {
+					t.Fatalf("limit %d: out[%d] = %v, want %v", c.limit, i, v, values[i]+values[i])
+				}
+			}
 		}
 		// The launch's state is given back: the rest of the limit can be
 		// allocated.

@@ -24,6 +24,10 @@ type Config struct {
 	// whose context is done stops there with an error wrapping
 	// context.Cause(Context).
 	Context context.Context
+	// Workers, when above 0, caps the blocks that run at once (at most
+	// Workers(Blocks) run otherwise): a caller short of memory for the
+	// blocks' state (StateBytes) runs fewer.
+	Workers int
 }
 
 // Launch runs the kernel for cfg.Blocks blocks of k.Threads threads. It
@@ -36,7 +40,7 @@ type Config struct {
 // memory or undeclared variables. A launch stops at the
 // first fault and after a few problems.
 //
-// The blocks run on GOMAXPROCS goroutines at once. The problems reported are
+// The blocks run on GOMAXPROCS goroutines at once (cfg.Workers, when set). The problems reported are
 // those a run of the blocks one after the other, in order, would find first,
 // except that of two accesses of different blocks that race, the one named
 // is the one that ran second, and which that is can vary from run to run.
@@ -151,6 +155,10 @@ func compile(k *ir.Kernel) (*program, error) {
 func (p *program) launch(cfg Config, args []Arg) error {
 	m := newMachine(p, cfg.Blocks, p.kernel.Threads)
 	m.run = newRun(cfg.Context)
+	m.workers = Workers(cfg.Blocks)
+	if cfg.Workers > 0 {
+		m.workers = min(m.workers, cfg.Workers)
+	}
 	if err := m.bind(args); err != nil {
 		return err
 	}

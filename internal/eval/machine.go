@@ -108,6 +108,7 @@ type machine struct {
 	prog    *program
 	blocks  int
 	threads int
+	workers int // the blocks that run at once
 	run     *run
 
 	block    int    // physical block
@@ -167,6 +168,7 @@ func newMachine(p *program, blocks, threads int) *machine {
 		prog:       p,
 		blocks:     blocks,
 		threads:    threads,
+		workers:    Workers(blocks),
 		run:        newRun(nil),
 		mask:       1,
 		uniform:    make([]uint64, p.uniformSlots),

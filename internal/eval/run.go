@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	goruntime "runtime"
 	"slices"
 	gosync "sync"
 	"sync/atomic"
@@ -87,11 +86,11 @@ func (r *run) cancelled(kernel, where string, block, blocks int) bool {
 // maxChunk is the most blocks a worker takes at once.
 const maxChunk = 64
 
-// launch runs the blocks on as many workers as GOMAXPROCS allows and
-// returns what they found, in the order of the blocks.
+// launch runs the blocks on m.workers workers and returns what they
+// found, in the order of the blocks.
 func (m *machine) launch() error {
 	workers := []*machine{m}
-	n := min(goruntime.GOMAXPROCS(0), m.blocks)
+	n := m.workers
 	if m.run.inOrder = m.inOrder(); m.run.inOrder {
 		n = 1
 	}
