@@ -66,8 +66,9 @@
 // each of its 32 (arrays.CountBefore: smaller, or equal and earlier) in
 // runs of all of them, and each key goes to the sum of its warps' counts.
 // Its n^2 comparisons cost the same whatever the bits sorted, where the
-// block sort's time grows with its 8-bit passes, so that it takes sorts
-// of at least 9 to 33 bits (by the number and size of the keys) of up to
+// block sort's time grows with its passes (of digits of 4, 6 or 8 bits:
+// kernels.BlockDigitBits), so that it takes sorts of at least 9 to 25
+// bits (by the number and size of the keys) of up to
 // 2^10 to 2^13 keys, on a device of many multiprocessors (not on the CPU
 // evaluator, which runs a launch's blocks one after another) whose blocks
 // may take its shared memory (kernels.RankSortSharedBytes: 34 KB for

@@ -36,29 +36,31 @@ const (
 // rankSortWarps are the rank sort's blocks by the size of the keys, the
 // number of keys (up to keys) and the bits sorted (at least bits): the
 // first row that takes a sort gives its warps, and a sort no row takes is
-// the block sort's (RadixBlockKernel), whose time grows with its 8-bit
-// passes while the rank sort's does not. Measured on an H200
-// (TestGPURankOrBlockSort, medians of 15 with the launch, the mean of two
-// runs; µs, rank sort / block sort, by the bits sorted):
+// the block sort's (RadixBlockKernel), whose time grows with its passes
+// (BlockDigitBits) while the rank sort's does not. Measured on an H200
+// (TestGPURankOrBlockSort under ncu, the kernel's median duration of 18
+// runs; µs, rank sort of 32 warps / block sort, by the bits sorted):
 //
-//	keys  uint32: 4 bits   12         20         32          uint64: 16 bits  32         48         64
-//	2^10  11.8/11.0  11.9/12.7  11.4/13.8  11.4/15.4          10.7/10.4  11.1/13.1  10.3/15.9  10.4/18.8
-//	2^11  11.4/9.7   11.5/11.1  11.5/12.9  11.4/14.6          11.1/10.6  11.2/18.6  11.7/17.9  12.6/22.1
-//	2^12  14.5/11.2  14.4/13.6  14.6/16.4  15.0/19.4          15.3/14.4  15.7/20.9  15.5/25.8  15.7/32.5
-//	2^13  26.6/13.7  26.2/17.6  25.9/21.1  26.1/26.8          29.1/18.8  31.6/29.6  29.8/40.5  29.4/50.1
+//	keys  uint32: 4 bits  8        12       16        24        32          uint64: 8  16        32        64
+//	2^10  5.5/4.2   5.5/4.4  5.6/6.3  5.5/6.2   5.5/8.0   5.6/9.6    5.9/4.6   5.9/6.4   5.8/10.0  5.9/17.3
+//	2^11  7.0/4.5   7.0/5.0  7.0/6.6  7.0/7.2   7.0/9.6   7.0/11.8   7.5/5.1   7.5/7.5   7.6/12.2  7.5/21.4
+//	2^12  10.1/5.5  10.1/6.7 10.0/8.9 10.1/10.5 10.1/14.3 10.1/18.1  11.0/7.4  11.1/11.3 11.1/19.3 11.2/35.2
+//	2^13  25.4/7.5  25.4/9.5 25.4/13.3 25.4/15.5 25.4/21.5 25.4/27.6 28.1/11.2 28.2/17.9 28.4/31.2 28.4/57.9
 //
-// Blocks of 16 warps were the fastest but for uint64 keys beyond 2^10,
-// where 32 were (TestGPURadixBlockShapes over every bit, µs in 8, 16 and
-// 32 warps: 2^12 uint32 keys 15.1, 12.8, 12.4; uint64 keys 2^10 11.1,
-// 9.4, 10.3; 2^12 18.8, 14.8, 13.6).
+// The block sort's time steps with its passes and their digits: 9 to 12
+// bits take two passes of 6-bit digits, 13 to 16 two of 8 bits, 17 to 24
+// three, 25 to 32 four. Blocks of 32 warps ranked as fast as 16 or faster
+// in every cell (2^12 uint32 keys 10.1 against 10.6 µs, uint64 keys 11.1
+// against 13.1; 2^13 uint64 keys 28.3 against 32.2).
 var rankSortWarps = []struct {
 	keyBytes, keys, bits, warps int
 }{
-	{keyBytes: 4, keys: 1 << 10, bits: 9, warps: 16},
-	{keyBytes: 4, keys: 1 << 12, bits: 17, warps: 16},
-	{keyBytes: 8, keys: 1 << 10, bits: 17, warps: 16},
+	{keyBytes: 4, keys: 1 << 10, bits: 9, warps: 32},
+	{keyBytes: 4, keys: 1 << 12, bits: 13, warps: 32},
+	{keyBytes: 4, keys: RankSortMaxKeys, bits: 25, warps: 32},
+	{keyBytes: 8, keys: 1 << 10, bits: 9, warps: 32},
 	{keyBytes: 8, keys: 1 << 12, bits: 17, warps: 32},
-	{keyBytes: 8, keys: RankSortMaxKeys, bits: 33, warps: 32},
+	{keyBytes: 8, keys: RankSortMaxKeys, bits: 25, warps: 32},
 }
 
 // RankSortWarpsFor returns the warps of a block of the rank sort of n
