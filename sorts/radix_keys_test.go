@@ -321,23 +321,33 @@ func TestRadixKeyTypes(t *testing.T) {
 
 // TestGPURadixKeyTypes checks the radix sort of every key type, pairs,
 // argsort and unique on the GPU on fresh random keys (2000 of each, one
-// block; 4097; 2^20+3, several thousand tiles), against plain Go.
+// block; 4097; 2^20+3, several thousand tiles), against plain Go: the
+// key types at once, each with a Sorter of its own (so that their kernels
+// compile at once).
 func TestGPURadixKeyTypes(t *testing.T) {
 	g := openGPU(t)
-	s, err := sorts.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	lengths := []int{1, 2000, 4097, 1<<20 + 3}
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	checkKeyType[uint32](t, s, g, lengths, seed)
-	checkKeyType[int32](t, s, g, lengths, seed)
-	checkKeyType[float32](t, s, g, lengths, seed)
-	checkKeyType[uint64](t, s, g, lengths, seed)
-	checkKeyType[int64](t, s, g, lengths, seed)
-	checkKeyType[float64](t, s, g, lengths, seed)
+	check := func(types *testing.T, name string, checkType func(t *testing.T, s *sorts.Sorter)) {
+		types.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, err := sorts.New(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			checkType(t, s)
+		})
+	}
+	t.Run("types", func(types *testing.T) {
+		check(types, "uint32", func(t *testing.T, s *sorts.Sorter) { checkKeyType[uint32](t, s, g, lengths, seed) })
+		check(types, "int32", func(t *testing.T, s *sorts.Sorter) { checkKeyType[int32](t, s, g, lengths, seed) })
+		check(types, "float32", func(t *testing.T, s *sorts.Sorter) { checkKeyType[float32](t, s, g, lengths, seed) })
+		check(types, "uint64", func(t *testing.T, s *sorts.Sorter) { checkKeyType[uint64](t, s, g, lengths, seed) })
+		check(types, "int64", func(t *testing.T, s *sorts.Sorter) { checkKeyType[int64](t, s, g, lengths, seed) })
+		check(types, "float64", func(t *testing.T, s *sorts.Sorter) { checkKeyType[float64](t, s, g, lengths, seed) })
+	})
 }
 
 // TestGPURadixUint32 sorts 2^24+5 fresh random uint32 keys (2^28 with
