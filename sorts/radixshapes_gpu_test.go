@@ -338,12 +338,14 @@ func timeBlockShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 // TestGPURankOrBlockSort times, on the GPU and only with -radixshapes, the
 // rank sort (in blocks of 16 and of 32 warps) and the one-block radix
 // sort (its default shape and digits, its threads with 8-bit digits, and
-// ranked by counters of 4-bit and 5-bit digits) of fresh random uint32 and uint64 keys of 2^10 to 2^13 keys, told
-// bits [0, b) for b of one to eight 8-bit digits, each result first
-// checked against Go: the rank sort's time does not depend on b, the
-// block sort's grows with its passes. It logs one line per size, key,
-// bits and sort, "rank<warps>|block[/8]|counters/<digit bits> <n> keys of <type>
-// bits <b> median_ms <ms>"; it asserts nothing of the times.
+// each of rankOrBlockShapes that takes the keys in at most four times
+// their number, with its default digits) of fresh random uint32 and
+// uint64 keys of 2^10 to 2^13 keys, told bits [0, b) for b of one to
+// eight 8-bit digits, each result first checked against Go: the rank
+// sort's time does not depend on b, the block sort's grows with its
+// passes. It logs one line per size, key, bits and sort,
+// "rank<warps>|block[/8]|<threads>x<keys> <n> keys of <type> bits <b>
+// median_ms <ms>"; it asserts nothing of the times.
 func TestGPURankOrBlockSort(t *testing.T) {
 	if !*radixShapes {
 		t.Skip("times the rank and the block sort only with -radixshapes")
@@ -391,19 +393,30 @@ func timeRankOrBlock[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 	run := func() error { return sorts.RadixSort(s, out, in, sorts.Bits(0, bits)) }
 	block, _ := kernels.RadixBlockShapeFor(int(unsafe.Sizeof(K(0))), 0, n, bits)
 	defer s.SetBlockShape(kernels.RadixShape{})
-	for _, c := range []struct {
+	type config struct {
 		how         string
 		rank, digit int
-		by          kernels.RadixRank
-	}{{"rank16", 16, 0, 0}, {"rank32", 32, 0, 0}, {"block", -1, 0, 0}, {"block/8", -1, 8, 0},
-		{"counters/4", -1, 4, kernels.RankByCounters}, {"counters/5", -1, 5, kernels.RankByCounters}} {
+		shape       [2]int // threads and keys per thread, or none
+	}
+	configs := []config{{"rank16", 16, 0, [2]int{}}, {"rank32", 32, 0, [2]int{}}, {"block", -1, 0, [2]int{}},
+		{"block/8", -1, 8, [2]int{block.Threads, block.PerThread}}}
+	for _, c := range rankOrBlockShapes {
+		if tile := c[0] * c[1]; tile >= n && tile <= 4*n {
+			configs = append(configs, config{fmt.Sprintf("%dx%d", c[0], c[1]), -1, kernels.BlockDigitBits(bits), c})
+		}
+	}
+	for _, c := range configs {
 		s.SetRankSortWarps(c.rank)
 		shape := kernels.RadixShape{}
 		if c.digit > 0 {
-			shape = kernels.RadixShape{Threads: block.Threads, PerThread: block.PerThread, Bits: c.digit, Rank: c.by}
+			shape = kernels.RadixShape{Threads: c.shape[0], PerThread: c.shape[1], Bits: c.digit}
 		}
 		s.SetBlockShape(shape)
 		if err := errors.Join(out.Fill(^K(0)), run()); err != nil {
+			if c.shape != [2]int{} && c.shape != [2]int{block.Threads, block.PerThread} {
+				t.Logf("%s %d keys of %T bits %d not run: %v", c.how, n, K(0), bits, err) // a shape too large for the device
+				continue
+			}
 			t.Fatalf("%d keys of %d bits, %s: %v", n, bits, c.how, err)
 		}
 		got, err := out.ToSlice()
@@ -416,6 +429,10 @@ func timeRankOrBlock[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 		t.Logf("%s %d keys of %T bits %d median_ms %.4f", c.how, n, K(0), bits, tm.median(t, run))
 	}
 }
+
+// rankOrBlockShapes are the block sort's shapes TestGPURankOrBlockSort
+// times beside the default: threads and keys per thread.
+var rankOrBlockShapes = [][2]int{{128, 8}, {256, 8}, {128, 16}, {256, 16}, {512, 8}, {256, 32}, {512, 16}, {1024, 8}}
 
 // TestGPUSortLatency (-radixshapes) times SortKeys of fresh random uint32
 // keys told the range [0, 2^b) three ways, after checking a result against
