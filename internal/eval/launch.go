@@ -40,8 +40,9 @@ type Config struct {
 // memory or undeclared variables. A launch stops at the
 // first fault and after a few problems.
 //
-// The blocks run on GOMAXPROCS goroutines at once (cfg.Workers, when set). The problems reported are
-// those a run of the blocks one after the other, in order, would find first,
+// The blocks run on GOMAXPROCS goroutines at once (cfg.Workers, when
+// set). The problems reported are those a run of the blocks one after the
+// other, in order, would find first,
 // except that of two accesses of different blocks that race, the one named
 // is the one that ran second, and which that is can vary from run to run.
 //
