@@ -1,10 +1,12 @@
 package sorts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	goruntime "runtime"
 	"sync"
 
 	"github.com/obsidian-go/obsidian/dsl"
@@ -134,16 +136,36 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 	return s, nil
 }
 
-// load builds the kernels of loads and loads them on the Sorter's device.
+// load builds the kernels of loads and loads them on the Sorter's device,
+// several at once (a GPU compiles different kernels in parallel), and
+// returns the first error in the order of loads.
 func (s *Sorter) load(loads []kernelLoad) error {
-	for _, l := range loads {
-		k, err := l.build().Build()
-		if err != nil {
-			return err
-		}
-		if *l.fn, err = s.dev.Load(k); err != nil {
-			return fmt.Errorf("sorts: loading %s: %w", k.Name, err)
-		}
+	errs := make([]error, len(loads))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(len(loads), goruntime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = s.loadOne(loads[i])
+			}
+		})
+	}
+	for i := range loads {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return cmp.Or(errs...)
+}
+
+// loadOne builds l's kernel and loads it on the Sorter's device.
+func (s *Sorter) loadOne(l kernelLoad) error {
+	k, err := l.build().Build()
+	if err != nil {
+		return err
+	}
+	if *l.fn, err = s.dev.Load(k); err != nil {
+		return fmt.Errorf("sorts: loading %s: %w", k.Name, err)
 	}
 	return nil
 }
