@@ -79,19 +79,7 @@ func shapeOf(c [5]int) kernels.RadixShape {
 // <threads>x<keys>/<bits>/window<w>/blocks<b> median_ms <ms>"; it asserts
 // nothing of the times.
 func TestGPURadixShapes(t *testing.T) {
-	if !*radixShapes {
-		t.Skip("times the radix sort's block shapes only with -radixshapes")
-	}
-	g := openGPU(t)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 23))
-	s, err := sorts.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	tm := newTimer(t, g)
+	g, r, s, tm := forTiming(t, "the radix sort's block shapes", 23)
 	for _, size := range []struct {
 		n      int
 		shapes [][5]int
@@ -226,19 +214,7 @@ var blockShapeCandidates = func() []kernels.RadixShape {
 // counters; a rank sort's threads are those of its blocks); it asserts
 // nothing of the times.
 func TestGPURadixBlockShapes(t *testing.T) {
-	if !*radixShapes {
-		t.Skip("times the block sort's shapes only with -radixshapes")
-	}
-	g := openGPU(t)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 29))
-	s, err := sorts.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	tm := newTimer(t, g)
+	g, r, s, tm := forTiming(t, "the block sort's shapes", 29)
 	for n := 1 << 10; n <= 1<<15; n *= 2 {
 		keys := make([]uint32, n)
 		wide := make([]uint64, n)
@@ -347,20 +323,8 @@ func timeBlockShapes[K uint32 | uint64](t *testing.T, g runtime.Device, s *sorts
 // "rank<warps>|block[/8]|<threads>x<keys> <n> keys of <type> bits <b>
 // median_ms <ms>"; it asserts nothing of the times.
 func TestGPURankOrBlockSort(t *testing.T) {
-	if !*radixShapes {
-		t.Skip("times the rank and the block sort only with -radixshapes")
-	}
-	g := openGPU(t)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 31))
-	s, err := sorts.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	g, r, s, tm := forTiming(t, "the rank and the block sort", 31)
 	defer s.SetRankSortWarps(0)
-	tm := newTimer(t, g)
 	for n := 1 << 10; n <= kernels.RankSortMaxKeys; n *= 2 {
 		for _, bits := range []int{4, 5, 6, 8, 10, 12, 16, 20, 24, 32} {
 			timeRankOrBlock(t, g, s, tm, r, n, bits, func(r *rand.Rand) uint32 { return r.Uint32() })
@@ -443,19 +407,7 @@ var rankOrBlockShapes = [][2]int{{128, 8}, {256, 8}, {128, 16}, {256, 16}, {512,
 // by about the third, the host's work, not the GPU's, sets the one-call
 // time. It logs one line per size and b, and asserts nothing of the times.
 func TestGPUSortLatency(t *testing.T) {
-	if !*radixShapes {
-		t.Skip("times sorts' latency only with -radixshapes")
-	}
-	g := openGPU(t)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 37))
-	s, err := sorts.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	tm := newTimer(t, g)
+	g, r, s, tm := forTiming(t, "sorts' latency", 37)
 	for _, n := range []int{1 << 10, 1 << 12, 1 << 16, 1 << 20} {
 		for _, bits := range []int{4, 8, 12, 32} {
 			keys := make([]uint32, n)
@@ -511,4 +463,24 @@ func TestGPUSortLatency(t *testing.T) {
 			}
 		}
 	}
+}
+
+// forTiming skips the test unless -radixshapes is given (saying it times
+// what), and returns the GPU, a generator of fresh random keys (its seed
+// logged; stream tells the tests apart), a Sorter on the GPU closed when
+// the test ends, and a timer.
+func forTiming(t *testing.T, what string, stream uint64) (*runtime.GPU, *rand.Rand, *sorts.Sorter, timer) {
+	t.Helper()
+	if !*radixShapes {
+		t.Skipf("times %s only with -radixshapes", what)
+	}
+	g := openGPU(t)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return g, rand.New(rand.NewPCG(seed, stream)), s, newTimer(t, g)
 }
