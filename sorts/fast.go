@@ -148,7 +148,9 @@ func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, 
 func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) (int, error) {
 	n := keys.Len()
 	words := ceilDiv(bins, 32)
-	needs := append([]need{{&s.sc.bits, words}, {&s.sc.hist, words}, {&s.sc.pos, words + 1}, {&s.sc.bad, 1}}, s.scanNeeds(words, false)...)
+	// pos holds the scan, the total after it and the bad flag after that,
+	// so that one copy to the host reads the total and the flag.
+	needs := append([]need{{&s.sc.bits, words}, {&s.sc.hist, words}, {&s.sc.pos, words + 2}}, s.scanNeeds(words, false)...)
 	if err := s.reserve(request{op: "occurrence sort", keys: n, values: bins, written: max(words+1, min(n, bins))}, needs...); err != nil {
 		return 0, err
 	}
@@ -160,12 +162,12 @@ func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32
 	if err != nil {
 		return 0, err
 	}
-	pos, err := take(s.sc.pos, words+1)
+	status, err := take(s.sc.pos, words+2)
 	if err != nil {
 		return 0, err
 	}
-	bad, err := s.clearedFlag()
-	if err != nil {
+	pos, bad := status.View(0, words+1), status.View(words+1, 1)
+	if err := bad.Fill(0); err != nil {
 		return 0, err
 	}
 	if err := set.Fill(0); err != nil {
@@ -188,12 +190,12 @@ func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32
 	if err := s.reconstructFromBits(set, pos, lo, out); err != nil {
 		return 0, err
 	}
-	if err := checkFlag(bad, lo, bins); err != nil {
-		return 0, err
-	}
-	total, err := pos.View(words, 1).ToSlice()
+	totalAndBad, err := status.View(words, 2).ToSlice()
 	if err != nil {
 		return 0, err
 	}
-	return int(total[0]), nil
+	if totalAndBad[1] != 0 {
+		return 0, keyOutOfRange(lo, bins)
+	}
+	return int(totalAndBad[0]), nil
 }

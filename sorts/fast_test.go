@@ -191,6 +191,49 @@ func TestFastTilesOnCPU(t *testing.T) {
 	}
 }
 
+// TestFastTileSpansOnCPU sorts keys whose sorted order has a chosen
+// number of runs starting in each tile of 4096 outputs (0 to 12), some of
+// them with values of no key between, so that the reconstruct fills tiles
+// spanning 0 to over 30 values, by search and by scan.
+func TestFastTileSpansOnCPU(t *testing.T) {
+	const tile = 4096
+	dev := runtime.CPU()
+	s, err := sorts.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 31))
+	starts := []int{0, 1, 2, 3, 4, 5, 6, 8, 12, 1}
+	n := len(starts)*tile + 7
+	for _, gaps := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gaps=%v", gaps), func(t *testing.T) {
+			// Value v of the sorted keys rises at the chosen outputs of each
+			// tile, by 1 or, with gaps, by up to 3.
+			rises := make([]uint32, n)
+			for i, k := range starts {
+				for _, at := range r.Perm(tile - 1)[:k] {
+					rises[i*tile+1+at] = 1
+					if gaps {
+						rises[i*tile+1+at] += uint32(r.IntN(3))
+					}
+				}
+			}
+			var v uint32
+			keys := make([]uint32, n)
+			for p := range keys {
+				v += rises[p]
+				keys[p] = v
+			}
+			bins := int(v) + 1
+			r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+			checkCase(t, dev, s, r, sortCase{n: n, lo: 0, bins: bins, keys: func(*rand.Rand, int, uint32, int) []uint32 { return keys }})
+		})
+	}
+}
+
 // TestFastKeyOutOfRangeOnCPU puts one key outside the range for every
 // histogram and bitset path (shared, shared in slices, global) and checks
 // that each sort reports it.

@@ -100,7 +100,8 @@ func firstDiff(a, b []uint32) int {
 }
 
 // TestGPUSanitizerWorkload is the run compute-sanitizer (memcheck,
-// racecheck, synccheck) checks: counting and occurrence sort of 2^20 keys,
+// racecheck, synccheck) checks: counting sort of 2^20 keys over 2^8
+// values (tiles filled by search) and over 2^16 (by scan), occurrence sort,
 // and a key past the range; then, each compared with Go, the one-launch
 // sorts of every key type (RadixSort, SortPairs and Argsort by the rank
 // sort, in place by the block sort), the block sort and the radix sort's
@@ -113,13 +114,16 @@ func TestGPUSanitizerWorkload(t *testing.T) {
 	}
 	defer s.Close()
 	r := rand.New(rand.NewPCG(rand.Uint64(), 5))
-	keys := keysIn(r, 1<<20, 0, 1<<16)
-	want := slices.Sorted(slices.Values(keys))
-	got, err := s.SortRange(keys, 0, 1<<16)
-	if err != nil || firstDiff(got, want) >= 0 {
-		t.Fatalf("counting sort: err %v, first difference at %d", err, firstDiff(got, want))
+	var keys, want []uint32
+	for _, bins := range []uint32{1 << 8, 1 << 16} {
+		keys = keysIn(r, 1<<20, 0, bins)
+		want = slices.Sorted(slices.Values(keys))
+		got, err := s.SortRange(keys, 0, bins)
+		if err != nil || firstDiff(got, want) >= 0 {
+			t.Fatalf("counting sort of %d values: err %v, first difference at %d", bins, err, firstDiff(got, want))
+		}
 	}
-	got, err = s.SortUniqueRange(keys, 0, 1<<16)
+	got, err := s.SortUniqueRange(keys, 0, 1<<16)
 	if err != nil || firstDiff(got, slices.Compact(want)) >= 0 {
 		t.Fatalf("occurrence sort: err %v", err)
 	}

@@ -18,7 +18,10 @@ import (
 // memory.
 
 // keysAtOnce is the number of keys a thread loads before counting them.
-const keysAtOnce = 4
+// Measured on an H200 (ncu, 2^25 keys): 8 reads the keys of 16 or 256
+// values in 59–61 µs against 69–71 with 4, and 16 is no faster for the
+// histogram and slower for the bitset.
+const keysAtOnce = 8
 
 // TableShape is the shape of a kernel with a shared table.
 type TableShape struct {
