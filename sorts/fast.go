@@ -142,6 +142,25 @@ func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, 
 	return checkFlag(bad, lo, bins)
 }
 
+// bitsToKeys writes to out the values whose bits are set in set, from lo
+// on, and their number to pos[len(set)]: in one launch of one block for a
+// bitset of at most kernels.BitsBlockWords words, else by a popcount of
+// every word into counts, their exclusive scan into pos and the
+// reconstruct.
+func (s *Sorter) bitsToKeys(out, set, counts, pos *runtime.Buffer[uint32], lo uint32) error {
+	words := set.Len()
+	if words <= kernels.BitsBlockWords {
+		return s.launch(s.fn.reconstructBitsBlock, set, lo, pos.View(words, 1), out)
+	}
+	if err := s.launch(s.fn.popcount, set, counts); err != nil {
+		return err
+	}
+	if err := s.exclusiveScan(pos, counts, false); err != nil {
+		return err
+	}
+	return s.reconstructFromBits(set, pos, lo, out)
+}
+
 // fastOccurrenceSort is occurrence sort by a bitset (in shared memory when
 // it fits), popcounts, scan and reconstruct from the bits, on checked
 // arguments. It returns the number of distinct keys.
@@ -181,13 +200,7 @@ func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32
 	if err != nil {
 		return 0, err
 	}
-	if err := s.launch(s.fn.popcount, set, counts); err != nil {
-		return 0, err
-	}
-	if err := s.exclusiveScan(pos, counts, false); err != nil {
-		return 0, err
-	}
-	if err := s.reconstructFromBits(set, pos, lo, out); err != nil {
+	if err := s.bitsToKeys(out, set, counts, pos, lo); err != nil {
 		return 0, err
 	}
 	totalAndBad, err := status.View(words, 2).ToSlice()

@@ -46,7 +46,7 @@ type Sorter struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
 		tileTotals, tileScan                                                        runtime.Function
-		histogramWarp, occursBitsWarp, reconstructBitsWarp                          runtime.Function
+		histogramWarp, occursBitsWarp, reconstructBitsWarp, reconstructBitsBlock    runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
 	wide   wideStrategy
@@ -123,6 +123,7 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.histogramWarp, kernels.GlobalHistogramWarpKernel},
 		{&s.fn.occursBitsWarp, kernels.GlobalOccursWarpKernel},
 		{&s.fn.reconstructBitsWarp, kernels.BitsReconstructWarpKernel},
+		{&s.fn.reconstructBitsBlock, kernels.BitsReconstructBlockKernel},
 	}
 	for i, k := range kernels.SharedHistogramKernels() {
 		loads = append(loads, kernelLoad{&s.fn.sharedHistograms[i], func() *dsl.Kernel { return k }})

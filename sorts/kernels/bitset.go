@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
 )
 
@@ -69,15 +70,51 @@ func BitsReconstructKernel() *dsl.Kernel {
 	out := dsl.Output[uint32](k, "out")
 	k.Body(func(g *dsl.Grid) {
 		g.ForAll(set.Len(), func(t *dsl.Thread, j dsl.U32) {
-			word := dsl.Let(t, set.At(j))
-			at := dsl.Let(t, pos.At(j))
-			first := lo.Add(j.Shl(dsl.N(wordLog)))
-			t.While(word.Ne(dsl.N(0)), func(t *dsl.Thread) {
-				low := word.And(word.Neg())
-				out.Store(t, at.Exp, first.Add(low.Sub(dsl.N(1)).PopCount()))
-				at.Set(at.Add(dsl.N(1)))
-				word.Set(word.And(word.Sub(dsl.N(1))))
-			})
+			writeWord(t, out, set.At(j), pos.At(j), lo, j)
+		})
+	})
+	return k
+}
+
+// writeWord has thread t write lo + wordBits*j + b for every bit b set in
+// word (word j of a bitset), in order, from out[at] on.
+func writeWord(t *dsl.Thread, out dsl.Array[uint32], word, at, lo, j dsl.U32) {
+	bits, next := dsl.Let(t, word), dsl.Let(t, at)
+	first := lo.Add(j.Shl(dsl.N(wordLog)))
+	t.While(bits.Ne(dsl.N(0)), func(t *dsl.Thread) {
+		low := bits.And(bits.Neg())
+		out.Store(t, next.Exp, first.Add(low.Sub(dsl.N(1)).PopCount()))
+		next.Set(next.Add(dsl.N(1)))
+		bits.Set(bits.And(bits.Sub(dsl.N(1))))
+	})
+}
+
+// BitsBlockWords is the most words of a bitset that
+// BitsReconstructBlockKernel reconstructs.
+const BitsBlockWords = 1 << 10
+
+// BitsReconstructBlockKernel returns occurrence sort's popcount, scan and
+// reconstruct in one launch of one block, for a bitset of at most
+// BitsBlockWords words: the block scans the words' popcounts into shared
+// memory, writes their total to total[0], and the thread of word j writes
+// its values as BitsReconstructKernel's does. Words past BitsBlockWords are
+// left alone.
+func BitsReconstructBlockKernel() *dsl.Kernel {
+	k := dsl.NewKernel("reconstructBitsBlock", 1024)
+	set := dsl.Input[uint32](k, "bits")
+	lo := dsl.Param[uint32](k, "lo")
+	total := dsl.Output[uint32](k, "total")
+	out := dsl.Output[uint32](k, "out")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			words := dsl.Let(b, set.Len().Min(dsl.N(BitsBlockWords)))
+			counts := arrays.Map(arrays.Take(words.Exp, arrays.FromArray(set)), dsl.U32.PopCount)
+			scanned := arrays.BlockScan(b, dsl.U32.Add, counts)
+			pos := dsl.Shared[uint32](b, BitsBlockWords)
+			scanned.Exclusive(dsl.N(0)).Run(b, pos.Store)
+			b.Sync()
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { total.Store(t, dsl.N(0), scanned.Total()) })
+			b.ForAll(words.Exp, func(t *dsl.Thread, j dsl.U32) { writeWord(t, out, set.At(j), pos.At(j), lo, j) })
 		})
 	})
 	return k
