@@ -90,8 +90,11 @@ func writeWord(t *dsl.Thread, out dsl.Array[uint32], word, at, lo, j dsl.U32) {
 }
 
 // BitsBlockWords is the most words of a bitset that
-// BitsReconstructBlockKernel reconstructs.
-const BitsBlockWords = 1 << 10
+// BitsReconstructBlockKernel reconstructs. Measured on an H200 at 2^25
+// keys, occurrence sort of 2^12 values took 84 µs with it against 90
+// without, of 2^13 values the same, and of 2^14 and 2^15 values 9 and 22%
+// more, as one block writes every value.
+const BitsBlockWords = 1 << 7
 
 // BitsReconstructBlockKernel returns occurrence sort's popcount, scan and
 // reconstruct in one launch of one block, for a bitset of at most

@@ -107,16 +107,19 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 				first := dsl.Let(t, part.Mul(threads).Add(tid))
 				t.If(first.Lt(keys.Len()), func(t *dsl.Thread) {
 					copyBase := dsl.Let(t, tid.Div(dsl.N(uint32(shape.Threads/shape.Copies))).Mul(used.Exp))
-					rounds := keys.Len().Sub(first.Exp).Sub(dsl.N(1)).Div(stride.Mul(dsl.N(keysAtOnce))).Add(dsl.N(1))
+					// The thread reads keys first + step*stride for step below
+					// steps, an index that cannot overflow.
+					steps := dsl.Let(t, keys.Len().Sub(first.Exp).Sub(dsl.N(1)).Div(stride).Add(dsl.N(1)))
+					rounds := steps.Sub(dsl.N(1)).Div(dsl.N(keysAtOnce)).Add(dsl.N(1))
 					t.For(rounds, func(t *dsl.Thread, j dsl.U32) {
 						// keysAtOnce keys are loaded before any is counted, so
 						// that their loads are in flight together.
 						var ok [keysAtOnce]dsl.Bool
 						var key [keysAtOnce]dsl.U32
 						for u := range keysAtOnce {
-							ix := dsl.Let(t, dsl.Cast[uint64](first.Exp).Add(dsl.Cast[uint64](j.Mul(dsl.N(keysAtOnce)).Add(dsl.N(uint32(u)))).Mul(dsl.Cast[uint64](stride))))
-							ok[u] = ix.Lt(dsl.Cast[uint64](keys.Len()))
-							key[u] = dsl.Let(t, dsl.Select(ok[u], keys.At(dsl.Cast[uint32](ix.Exp)), lo)).Exp
+							step := dsl.Let(t, j.Mul(dsl.N(keysAtOnce)).Add(dsl.N(uint32(u))))
+							ok[u] = step.Lt(steps.Exp)
+							key[u] = dsl.Let(t, dsl.Select(ok[u], keys.At(first.Add(step.Mul(stride))), lo)).Exp
 						}
 						for u := range keysAtOnce {
 							t.If(ok[u], func(t *dsl.Thread) {
