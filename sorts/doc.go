@@ -11,8 +11,10 @@
 // warp for small ranges) and merge it into global memory once per block,
 // occurs keeps one bit per value and sets it only when it is clear, and
 // counting sort's reconstruct gives every block an equal tile of the output
-// (it marks the runs that start in its tile and fills it by a max-scan),
-// and the scans read their data twice and write it once (tile totals, then
+// (a tile of few runs by a binary search for each output over the runs
+// that start in it, others by marking those runs and a max-scan),
+// occurrence sort of a small range counts, scans and writes its keys in
+// one block, and the scans read their data twice and write it once (tile totals, then
 // each 4096-element tile rescanned from its offset in registers and warp
 // shuffles). For ranges too wide for shared memory the histogram is built
 // in windows of 2^23 bins, one pass over the keys each, so that its atomics
@@ -94,9 +96,10 @@
 // 2^20 keys, the radix sort; up to 2^25 keys, counting sort for ranges of
 // up to 2^23 values; beyond, counting sort for ranges of up to 2^24 values;
 // the radix sort otherwise. The limits are the table countingLimits, from
-// these medians (milliseconds) of cmd/obsbench on an H200 in one run
-// (docs/bench/radix.csv), counting sort against the radix sort told the
-// range's bits, uniform keys unless said:
+// these medians (milliseconds) of cmd/obsbench on an H200 (docs/bench:
+// radix.csv, and counting.csv for counting sort at 2^25 keys, a later run
+// after its reconstruct became faster), counting sort against the radix
+// sort told the range's bits, uniform keys unless said:
 //
 //	keys     range  counting  radix
 //	2^16     2^8    0.045     0.033
@@ -108,12 +111,12 @@
 //	2^20     2^8    0.056     0.033
 //	2^20     2^20   0.085     0.063
 //	2^20     2^24   0.175     0.063
-//	2^25     2^8    0.183     0.277
-//	2^25     2^16   0.276     0.465
-//	2^25     2^23   0.546     0.658
-//	2^25     2^24   0.717     0.661
-//	2^25     2^25   0.973     0.834  (unique keys)
-//	2^25     2^25   0.492     0.803  (sorted keys)
+//	2^25     2^8    0.129     0.277
+//	2^25     2^16   0.226     0.465
+//	2^25     2^23   0.526     0.658
+//	2^25     2^24   0.690     0.661
+//	2^25     2^25   0.975     0.834  (unique keys)
+//	2^25     2^25   0.490     0.803  (sorted keys)
 //	2^27     2^24   2.243     2.493  (radix over every bit)
 //	2^27     2^27   7.566     3.111  (unique keys, every bit)
 //
@@ -122,8 +125,11 @@
 // ranges (T4 to T24) and 1.0 to 2.2 times for sorted, reversed and unique
 // keys (the one radix sort of sorted keys at 2^20 that measured slower,
 // 0.081 ms, is an outlier: the picked sort, the same radix sort, took
-// 0.055 there). At 2^25 keys counting sort won up to 2^23 values and lost
-// at 2^24 (by 8 %); for 2^25 values it won on sorted keys and lost on
+// 0.055 there). Timed again after counting sort's reconstruct became
+// faster (counting.csv, T8, T16 and T24), counting sort still took 0.042
+// to 0.670 ms at 2^16, 1000003 and 2^20 keys against the radix sort's
+// 0.023 to 0.061. At 2^25 keys counting sort won up to 2^23
+// values and lost at 2^24 (by 4 %); for 2^25 values it won on sorted keys and lost on
 // unique ones, and the table takes the radix sort
 // there, whose worst case is the smaller. At 2^27 keys it won at 2^24
 // values.
