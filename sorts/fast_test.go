@@ -195,7 +195,8 @@ func TestFastTilesOnCPU(t *testing.T) {
 // TestFastTileSpansOnCPU sorts keys whose sorted order has a chosen
 // number of runs starting in each tile of 4096 outputs (0 to 12), some of
 // them with values of no key between, so that the reconstruct fills tiles
-// spanning 0 to over 30 values, by search and by scan.
+// spanning 0 to over 30 values, by search and by scan, and with wide gaps,
+// tiles spanning over 2^16 values, by search again.
 func TestFastTileSpansOnCPU(t *testing.T) {
 	const tile = 4096
 	dev := runtime.CPU()
@@ -209,17 +210,14 @@ func TestFastTileSpansOnCPU(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 31))
 	starts := []int{0, 1, 2, 3, 4, 5, 6, 8, 12, 1}
 	n := len(starts)*tile + 7
-	for _, gaps := range []bool{false, true} {
-		t.Run(fmt.Sprintf("gaps=%v", gaps), func(t *testing.T) {
+	for _, gap := range []int{0, 3, 1 << 15} {
+		t.Run(fmt.Sprintf("gaps=%d", gap), func(t *testing.T) {
 			// Value v of the sorted keys rises at the chosen outputs of each
-			// tile, by 1 or, with gaps, by up to 3.
+			// tile, by 1 or, with gaps, by up to 1+gap.
 			rises := make([]uint32, n)
 			for i, k := range starts {
 				for _, at := range r.Perm(tile - 1)[:k] {
-					rises[i*tile+1+at] = 1
-					if gaps {
-						rises[i*tile+1+at] += uint32(r.IntN(3))
-					}
+					rises[i*tile+1+at] = 1 + uint32(r.IntN(gap+1))
 				}
 			}
 			var v uint32

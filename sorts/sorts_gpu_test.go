@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
@@ -269,4 +270,53 @@ func hostMemAvailable() (uint64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// TestGPUCountingSortWideGaps sorts 2^24 keys that lie at a few points
+// spread over a range of 2^23 values, so that a few tiles of the
+// reconstruct span millions of values of no key, and logs the time of a
+// counting sort of them on device buffers (the median of 7 calls).
+func TestGPUCountingSortWideGaps(t *testing.T) {
+	g := openGPU(t)
+	s, err := sorts.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 37))
+	const n, bins = 1 << 24, 1 << 23
+	points := []uint32{0, 1, bins / 3, bins - 2, bins - 1}
+	keys := make([]uint32, n)
+	for i := range keys {
+		keys[i] = points[r.IntN(len(points))]
+	}
+	in, err := runtime.FromSlice(g, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Free()
+	out, err := runtime.Alloc[uint32](g, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	var times []time.Duration
+	for range 7 {
+		start := time.Now()
+		if err := s.CountingSort(out, in, 0, bins); err != nil {
+			t.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	got, err := out.ToSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := firstDiff(got, slices.Sorted(slices.Values(keys))); i >= 0 {
+		t.Fatalf("first difference at %d", i)
+	}
+	slices.Sort(times)
+	t.Logf("counting sort of %d keys at %d points of %d values: median %v", n, len(points), bins, times[len(times)/2])
 }

@@ -17,9 +17,13 @@ import (
 //     the value at p is v0 plus the number of v in (v0, v1] with pos[v] <= p,
 //     a binary search of at most a few steps, with no shared memory and no
 //     barrier.
-//   - Otherwise the block marks the start of every run in the tile (value v
-//     at pos[v] - the tile's first output, for the v of non-zero count whose
-//     pos falls in the tile) and fills the tile with a max-scan of the marks.
+//   - Up to scanSpan, the block marks the start of every run in the tile
+//     (value v at pos[v] - the tile's first output, for the v of non-zero
+//     count whose pos falls in the tile) and fills the tile with a max-scan
+//     of the marks.
+//   - Past scanSpan (a tile spanning many values of no key, as when keys lie
+//     at both ends of a wide range), marking would visit every value of the
+//     span, and the search, of at most 32 steps an output, is used again.
 //
 // Measured on an H200 with 2^25 keys (ncu, docs/performance.md), the search
 // writes the keys of 16 to 4096 values in 36–56 µs where the scan took
@@ -35,8 +39,9 @@ const (
 	// thread.
 	tileThreads = 256
 	// searchSpan is the most values past its first that a tile fills by
-	// search.
+	// search, and scanSpan the most it fills by marks and scan.
 	searchSpan = 4
+	scanSpan   = 1 << 16
 )
 
 // TileStartsKernel returns the kernel that writes, for every tile t, the
@@ -75,7 +80,8 @@ func TileReconstructKernel() *dsl.Kernel {
 			v0 := dsl.Let(b, starts.At(tile))
 			v1 := dsl.Let(b, starts.At(tile.Add(dsl.N(1))))
 			marks := dsl.Shared[uint32](b, TileSize)
-			b.IfElse(v1.Sub(v0.Exp).Le(dsl.N(searchSpan)), func(b *dsl.Block) {
+			span := dsl.Let(b, v1.Sub(v0.Exp))
+			b.IfElse(span.Le(dsl.N(searchSpan)).Or(span.Gt(dsl.N(scanSpan))), func(b *dsl.Block) {
 				searchTile(b, pos, out, first.Exp, v0.Exp, v1.Exp, lo)
 			}, func(b *dsl.Block) {
 				scanTile(b, pos, out, marks, first.Exp, v0.Exp, v1.Exp, lo)
