@@ -8,6 +8,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
@@ -103,8 +104,7 @@ func checkOneThread(dev runtime.Device, tiles, blocks int, seed uint64) string {
 // tile and in grid loops of fewer blocks, where the shared word is reused
 // from one round and one tile to the next.
 func TestOneThreadLaw(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	for _, c := range []struct{ tiles, blocks int }{{1, 0}, {37, 0}, {37, 1}, {37, 5}} {
 		if d := checkOneThread(runtime.CPU(), c.tiles, c.blocks, seed); d != "" {
 			t.Error(d)

@@ -4,10 +4,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/half"
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
@@ -51,8 +51,7 @@ func checkNarrowKernel(t *testing.T, dev runtime.Device) {
 		t.Fatal(err)
 	}
 	const n = 1000
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	rng := rand.New(rand.NewPCG(seed, 2))
 	as, bs, hs := make([]uint8, n), make([]int16, n), make([]half.Float16, n)
 	for i := range n {

@@ -2,9 +2,9 @@ package scan_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/scan"
 )
@@ -30,8 +30,7 @@ var gpuEpochShapes = []arrays.DeviceScanShape{
 // stale by one Run would be read by the next.
 func TestGPURunsInARowAreTheSequentialScan(t *testing.T) {
 	g := openGPU(t)
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	o := operators[3] // compose: not commutative
 	lengths := []int{1<<22 + 5, 1 << 20, 3<<20 + 1, 4097, 1<<22 + 5, 1<<21 - 3, 1 << 24, 77, 1 << 22, 1<<24 - 1}
 	for si, shape := range gpuEpochShapes {

@@ -2,9 +2,9 @@ package scan_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/scan"
 )
@@ -27,8 +27,7 @@ func openGPU(t *testing.T) *runtime.GPU {
 // one Scan, so that a stale status word of an earlier run would show.
 func TestGPUScanMatchesGo(t *testing.T) {
 	g := openGPU(t)
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	tile := arrays.DeviceScanTile
 	// New's shape changes at 2^24 elements (arrays.DeviceScanShapeFor).
 	sizes := []int{1, 2, 255, tile - 1, tile, tile + 1, 100*tile + 3, 1<<24 - 1, 1<<25 + 7}
@@ -79,8 +78,7 @@ func TestGPUScanMatchesGo(t *testing.T) {
 // for 2^25+7 random words.
 func TestGPUExclusiveSumInPlace(t *testing.T) {
 	g := openGPU(t)
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	xs := randomWords(1<<25+7, seed, operators[0])
 	buf, err := runtime.FromSlice(g, xs)
 	if err != nil {

@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/scan"
@@ -103,8 +103,7 @@ func TestGPUScanVariants(t *testing.T) {
 	}
 	g := openGPU(t)
 	const n = 1 << 25
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	xs := randomWords(n, seed, operators[0])
 	want := sequential(operators[0], scan.Exclusive, xs)
 	in, err := runtime.FromSlice(g, xs)
@@ -276,8 +275,7 @@ func TestGPUScanShapesBySize(t *testing.T) {
 		t.Skip("times the scan's block shapes only with -scanvariants")
 	}
 	g := openGPU(t)
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	timer := newEventTimer(t, g)
 	scans := make([]*scan.Scan[uint32], len(sizeShapes))
 	for i, shape := range sizeShapes {

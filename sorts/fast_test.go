@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
 )
@@ -205,8 +206,7 @@ func TestFastTileSpansOnCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 31))
 	starts := []int{0, 1, 2, 3, 4, 5, 6, 8, 12, 1}
 	n := len(starts)*tile + 7

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
@@ -298,8 +299,7 @@ func TestRadixKeyTypes(t *testing.T) {
 	countedTiles := newSorter(kernels.RadixShape{Threads: 64, PerThread: 2, Bits: 5, Window: 3, Rank: kernels.RankByCounters},
 		kernels.RadixShape{})
 	countedBlock := newSorter(kernels.RadixShape{}, kernels.RadixShape{Threads: 64, PerThread: 8, Bits: 5, Rank: kernels.RankByCounters})
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	for _, c := range []struct {
 		s       *sorts.Sorter
 		lengths []int
@@ -327,8 +327,7 @@ func TestRadixKeyTypes(t *testing.T) {
 func TestGPURadixKeyTypes(t *testing.T) {
 	g := openGPU(t)
 	lengths := []int{1, 2000, 4097, 1<<20 + 3}
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	check := func(types *testing.T, name string, checkType func(t *testing.T, s *sorts.Sorter)) {
 		types.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -474,8 +473,7 @@ func checkOneDigitTiles[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.
 // argsort, of uint32 and float64 keys.
 func TestRadixTilesOfOneDigit(t *testing.T) {
 	s, dev := smallTiles(t)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 31))
 	checkOneDigitTiles[uint32](t, s, dev, r, []int{129, 1500}, 50)
 	checkOneDigitTiles[float64](t, s, dev, r, []int{129, 1500}, 50)
@@ -491,8 +489,7 @@ func TestGPURadixTilesOfOneDigit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 37))
 	lengths := []int{1<<20 + 7, 3 << 18}
 	checkOneDigitTiles[uint32](t, s, g, r, lengths, 1<<12)

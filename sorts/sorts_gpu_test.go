@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
@@ -186,8 +187,7 @@ func TestGPUSort2p30(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	lo := r.Uint32N(1 << 31)
 	hi := lo + sorts.MaxBins
@@ -283,8 +283,7 @@ func TestGPUCountingSortWideGaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := proptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 37))
 	const n, bins = 1 << 24, 1 << 23
 	points := []uint32{0, 1, bins / 3, bins - 2, bins - 1}

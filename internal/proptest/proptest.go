@@ -2,10 +2,10 @@ package proptest
 
 import (
 	"flag"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/leanovate/gopter"
 )
@@ -16,21 +16,27 @@ var Long = flag.Bool("long", false, "run property tests with many more cases")
 // SeedVar is the environment variable that replays a logged seed.
 const SeedVar = "OBSIDIAN_SEED"
 
-// Parameters returns gopter parameters for a test with a seed taken from
-// $OBSIDIAN_SEED (or the clock), logged so that a failure can be replayed,
-// and minSuccessful cases (100 times more under -long).
-func Parameters(t testing.TB, minSuccessful int) *gopter.TestParameters {
+// Seed returns the seed of a test's random generator: $OBSIDIAN_SEED when
+// it is set, else a fresh one, logged so that a failure can be replayed.
+func Seed(t testing.TB) uint64 {
 	t.Helper()
-	seed := time.Now().UnixNano()
+	seed := rand.Uint64()
 	if s := os.Getenv(SeedVar); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
+		v, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
-			t.Fatalf("%s=%q is not an integer", SeedVar, s)
+			t.Fatalf("%s=%q is not an unsigned integer", SeedVar, s)
 		}
 		seed = v
 	}
-	t.Logf("property seed %d (replay with %s=%d)", seed, SeedVar, seed)
-	p := gopter.DefaultTestParametersWithSeed(seed)
+	t.Logf("seed %d (replay with %s=%d)", seed, SeedVar, seed)
+	return seed
+}
+
+// Parameters returns gopter parameters for a test with a seed from Seed
+// and minSuccessful cases (100 times more under -long).
+func Parameters(t testing.TB, minSuccessful int) *gopter.TestParameters {
+	t.Helper()
+	p := gopter.DefaultTestParametersWithSeed(int64(Seed(t)))
 	p.MinSuccessfulTests = minSuccessful
 	if *Long {
 		p.MinSuccessfulTests *= 100
