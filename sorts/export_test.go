@@ -5,10 +5,10 @@ import "github.com/obsidian-go/obsidian/sorts/kernels"
 // SetWide sets the Sorter's strategy for tables too wide for shared
 // memory and for the reconstruct from a bitset (see wideStrategy), so that
 // the tests can check and time every variant.
-func (s *Sorter) SetWide(window int, warpOccurs bool, warpReconstructWords int) {
+func (s *Sorter) SetWide(perKeyUpTo, window int, warpOccurs bool, warpReconstructWords int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.wide = wideStrategy{window: window, warpOccurs: warpOccurs, warpReconstructWords: warpReconstructWords}
+	s.wide = wideStrategy{perKeyUpTo: perKeyUpTo, window: window, warpOccurs: warpOccurs, warpReconstructWords: warpReconstructWords}
 }
 
 // SetRadixShape makes the radix sort's passes run with the given shape,

@@ -72,9 +72,9 @@ func (s *Sorter) launchShared(p sharedPlan, table, keys *runtime.Buffer[uint32],
 }
 
 // histogramNeeds returns the scratch the fast histogram of n keys into
-// bins bins takes: the warps' ranges when it runs in windows.
+// bins bins takes: the warps' ranges when it runs the warp-combined kernel.
 func (s *Sorter) histogramNeeds(bins, n int) []need {
-	if _, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins, n); ok || !s.wide.windowed(bins) {
+	if _, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins, n); ok || s.wide.perKey(bins) {
 		return nil
 	}
 	return []need{{&s.sc.warpRanges, kernels.WarpRanges(n)}}

@@ -73,7 +73,7 @@ func hotCase(dev runtime.Device, s *sorts.Sorter, keys []uint32, lo uint32, bins
 // sort equal Go on hot keys (Zipf's law, 16 values spread over the range,
 // all keys equal) and uniform ones, over ranges that take every table
 // kernel, with the default wide strategy (the global histogram in one
-// pass) and with windows of 2^16 bins (the windowed histogram, two or
+// warp-combined pass) and with windows of 2^16 bins (the windowed histogram, two or
 // more passes).
 func TestHotKeysOnCPU(t *testing.T) {
 	dev := runtime.CPU()
@@ -87,7 +87,7 @@ func TestHotKeysOnCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer windowed.Close()
-	windowed.SetWide(1<<16, true, 1<<17)
+	windowed.SetWide(0, 1<<16, true, 1<<17)
 	props := gopter.NewProperties(proptest.Parameters(t, 40))
 	props.Property("hot keys", prop.ForAll(func(d, b, n int, lo uint32, win bool, seed uint64) string {
 		r := rand.New(rand.NewPCG(seed, 0x407))

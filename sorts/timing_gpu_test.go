@@ -105,6 +105,105 @@ func permutation(r *rand.Rand, n int) []uint32 {
 	return keys
 }
 
+// timingRun is what the timing tests share: a Sorter, a paper-pipeline
+// Sorter, 2^25 keys, out and bins buffers on the GPU, a timer and a
+// generator.
+type timingRun struct {
+	s, paper        *sorts.Sorter
+	keys, out, bins *runtime.Buffer[uint32]
+	tm              timer
+	r               *rand.Rand
+}
+
+// timingN is the number of keys the timing tests sort.
+const timingN = 1 << 25
+
+// newTimingRun opens the GPU and sets up a timingRun, or skips the test
+// unless OBSIDIAN_SORT_TIMINGS is set; everything is freed at the test's
+// end.
+func newTimingRun(t *testing.T) *timingRun {
+	if os.Getenv(timingVar) == "" {
+		t.Skipf("set %s=1 to time the sorts", timingVar)
+	}
+	g := openGPU(t)
+	tr := &timingRun{tm: newTimer(t, g), r: rand.New(rand.NewPCG(1, 2))}
+	var err error
+	if tr.s, err = sorts.New(g); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.s.Close() })
+	if tr.paper, err = sorts.New(g, sorts.Paper()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.paper.Close() })
+	for _, b := range []**runtime.Buffer[uint32]{&tr.keys, &tr.out, &tr.bins} {
+		if *b, err = runtime.Alloc[uint32](g, timingN); err != nil {
+			t.Fatal(err)
+		}
+		buf := *b
+		t.Cleanup(func() { buf.Free() })
+	}
+	return tr
+}
+
+// timingMethod is a sort (or the histogram alone) of the timing tests: it
+// sorts the keys of [0, hi) into out and returns the number of keys
+// written (-1 for the histogram, which writes bins).
+type timingMethod struct {
+	name   string
+	unique bool
+	sort   func(hi uint32) (int, error)
+}
+
+// methods returns the timed methods: the fast and paper pipelines of
+// counting and occurrence sort, and the fast histogram alone.
+func (tr *timingRun) methods() []timingMethod {
+	s, out, keys := tr.s, tr.out, tr.keys
+	return []timingMethod{
+		{"counting", false, func(hi uint32) (int, error) { return timingN, s.CountingSort(out, keys, 0, hi) }},
+		{"counting_paper", false, func(hi uint32) (int, error) { return timingN, s.PaperCountingSort(out, keys, 0, hi) }},
+		{"occurrence", true, func(hi uint32) (int, error) { return s.OccurrenceSort(out, keys, 0, hi) }},
+		{"occurrence_paper", true, func(hi uint32) (int, error) { return s.PaperOccurrenceSort(out, keys, 0, hi) }},
+		{"histogram_only", false, func(hi uint32) (int, error) { return -1, s.Histogram(tr.bins.View(0, int(hi)), keys, 0) }},
+	}
+}
+
+// load copies keys of d to the GPU and returns them sorted, and their
+// distinct values.
+func (tr *timingRun) load(t *testing.T, d timingKeys) (want, distinct []uint32) {
+	t.Helper()
+	host := d.keys(tr.r, timingN)
+	if err := tr.keys.CopyFrom(host); err != nil {
+		t.Fatal(err)
+	}
+	want = slices.Sorted(slices.Values(host))
+	return want, slices.Compact(slices.Clone(want))
+}
+
+// time checks m's result on the loaded keys against want (or distinct)
+// once, then returns its median time in milliseconds.
+func (tr *timingRun) time(t *testing.T, m timingMethod, hi uint32, want, distinct []uint32) float64 {
+	t.Helper()
+	k, err := m.sort(hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k >= 0 {
+		got, err := tr.out.View(0, k).ToSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want
+		if m.unique {
+			w = distinct
+		}
+		if i := firstDiff(got, w); i >= 0 {
+			t.Fatalf("%s: first difference at %d", m.name, i)
+		}
+	}
+	return tr.tm.median(t, func() error { _, err := m.sort(hi); return err })
+}
+
 // TestGPUTimings times the scans alone (the fast pipeline's and the
 // paper's, on 2^20, 2^24 and 2^25 elements), then the fast and the paper
 // pipelines and the fast histogram alone on 2^25 keys of the ranges 2^4 to
@@ -112,55 +211,21 @@ func permutation(r *rand.Rand, n int) []uint32 {
 // and on hot keys (skewed: Zipf's law with exponent 1.5 over 2^16 and 2^24
 // values, the most common value about 38% of the keys; fewdistinct: 16
 // values spread evenly over 2^24; equal: every key 2^24-1), after
-// checking each result once; then the zeroing of 2^25 bins and the
-// Sorter's wide-table variants side by side on the ranges 2^20 to 2^24 and
-// on sorted and unique keys, each result checked. Medians of 15 runs after
-// two warm-up runs, CUDA events. It runs only with OBSIDIAN_SORT_TIMINGS=1.
+// checking each result once. Medians of 15 runs after two warm-up runs,
+// CUDA events. It runs only with OBSIDIAN_SORT_TIMINGS=1.
 func TestGPUTimings(t *testing.T) {
-	if os.Getenv(timingVar) == "" {
-		t.Skipf("set %s=1 to time the sorts", timingVar)
-	}
-	g := openGPU(t)
-	s, err := sorts.New(g)
-	if err != nil {
+	tr := newTimingRun(t)
+	values := keysIn(tr.r, timingN, 0, 1<<8)
+	if err := tr.keys.CopyFrom(values); err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	paper, err := sorts.New(g, sorts.Paper())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer paper.Close()
-	const n = 1 << 25
-	keys, err := runtime.Alloc[uint32](g, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer keys.Free()
-	out, err := runtime.Alloc[uint32](g, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Free()
-	bins, err := runtime.Alloc[uint32](g, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bins.Free()
-	tm := newTimer(t, g)
-	r := rand.New(rand.NewPCG(1, 2))
-
-	values := keysIn(r, n, 0, 1<<8)
-	if err := keys.CopyFrom(values); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []int{1 << 20, 1 << 24, n} {
+	for _, m := range []int{1 << 20, 1 << 24, timingN} {
 		want := prefixSums(values[:m])
 		for _, sc := range []struct {
 			name string
 			s    *sorts.Sorter
-		}{{"scan_fast", s}, {"scan_paper", paper}} {
-			in, o := keys.View(0, m), out.View(0, m)
+		}{{"scan_fast", tr.s}, {"scan_paper", tr.paper}} {
+			in, o := tr.keys.View(0, m), tr.out.View(0, m)
 			if err := sc.s.Scan(o, in); err != nil {
 				t.Fatal(err)
 			}
@@ -171,108 +236,70 @@ func TestGPUTimings(t *testing.T) {
 			if i := firstDiff(got, want); i >= 0 {
 				t.Fatalf("%s of %d elements: first difference at %d", sc.name, m, i)
 			}
-			ms := tm.median(t, func() error { return sc.s.Scan(o, in) })
+			ms := tr.tm.median(t, func() error { return sc.s.Scan(o, in) })
 			t.Logf("scan 2^%-2d %-17s %8.3f ms", bits.TrailingZeros(uint(m)), sc.name, ms)
 		}
 	}
-
-	methods := []struct {
-		name   string
-		unique bool
-		sort   func(hi uint32) (int, error)
-	}{
-		{"counting", false, func(hi uint32) (int, error) { return n, s.CountingSort(out, keys, 0, hi) }},
-		{"counting_paper", false, func(hi uint32) (int, error) { return n, s.PaperCountingSort(out, keys, 0, hi) }},
-		{"occurrence", true, func(hi uint32) (int, error) { return s.OccurrenceSort(out, keys, 0, hi) }},
-		{"occurrence_paper", true, func(hi uint32) (int, error) { return s.PaperOccurrenceSort(out, keys, 0, hi) }},
-		{"histogram_only", false, func(hi uint32) (int, error) { return -1, s.Histogram(bins.View(0, int(hi)), keys, 0) }},
-	}
 	dists := []timingKeys{uniformKeys(4), uniformKeys(8), uniformKeys(16), uniformKeys(20), uniformKeys(24),
-		{"sorted", n, ascending, false}, {"unique", n, permutation, false},
+		{"sorted", timingN, ascending, false}, {"unique", timingN, permutation, false},
 		hotKeys("skewed16", skewed, 16), hotKeys("skewed", skewed, 24), hotKeys("fewdistinct", fewDistinct, 24),
 		hotKeys("equal", equal, 24)}
 	for _, d := range dists {
-		host := d.keys(r, n)
-		if err := keys.CopyFrom(host); err != nil {
-			t.Fatal(err)
-		}
-		want := slices.Sorted(slices.Values(host))
-		distinct := slices.Compact(slices.Clone(want))
-		for _, m := range methods {
+		want, distinct := tr.load(t, d)
+		for _, m := range tr.methods() {
 			if d.hot && strings.HasSuffix(m.name, "_paper") {
 				continue
 			}
-			k, err := m.sort(d.hi)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if k >= 0 {
-				got, err := out.View(0, k).ToSlice()
-				if err != nil {
-					t.Fatal(err)
-				}
-				w := want
-				if m.unique {
-					w = distinct
-				}
-				if i := firstDiff(got, w); i >= 0 {
-					t.Fatalf("%s %s: first difference at %d", d.name, m.name, i)
-				}
-			}
-			ms := tm.median(t, func() error { _, err := m.sort(d.hi); return err })
-			t.Logf("%-6s %-17s %8.3f ms", d.name, m.name, ms)
+			t.Logf("%-6s %-17s %8.3f ms", d.name, m.name, tr.time(t, m, d.hi, want, distinct))
 		}
 	}
+}
 
-	// The wide-table variants side by side, on the ranges whose tables do
-	// not fit shared memory, after the zeroing of 2^25 bins alone.
-	ms := tm.median(t, func() error { return bins.Fill(0) })
+// fivePoints gives keys at 5 points of [lo, lo+bins): its two ends, the
+// values next to them and its middle, each as likely.
+func fivePoints(r *rand.Rand, n int, lo uint32, bins int) []uint32 {
+	points := []uint32{lo, lo + 1, lo + uint32(bins/2), lo + uint32(bins-2), lo + uint32(bins-1)}
+	keys := make([]uint32, n)
+	for i := range keys {
+		keys[i] = points[r.IntN(len(points))]
+	}
+	return keys
+}
+
+// TestGPUWideTimings times the zeroing of 2^25 bins, then the Sorter's
+// wide-table variants side by side on 2^25 keys of the ranges 2^18 to
+// 2^24, on sorted and unique keys and on hot keys of wide ranges (5
+// points, 16 values and Zipf's law over 2^23, Zipf's law over 2^20), each
+// result checked. It runs only with OBSIDIAN_SORT_TIMINGS=1.
+func TestGPUWideTimings(t *testing.T) {
+	tr := newTimingRun(t)
+	ms := tr.tm.median(t, func() error { return tr.bins.Fill(0) })
 	t.Logf("fill 2^25 bins %8.3f ms", ms)
 	variants := []struct {
 		name                 string
-		window               int
+		perKeyUpTo, window   int
 		warpOccurs           bool
 		warpReconstructWords int
 	}{
-		{"perKey", 0, false, math.MaxInt},
-		{"perKey+rec", 0, false, 0},
-		{"warp_w23", 1 << 23, true, math.MaxInt},
-		{"warp_w22", 1 << 22, true, math.MaxInt},
-		{"warp_w21", 1 << 21, true, math.MaxInt},
-		{"warp_w23+rec", 1 << 23, true, 0},
+		{"perKey", math.MaxInt, 0, false, math.MaxInt},
+		{"perKey_to_w23", 1 << 23, 1 << 23, true, 1 << 17},
+		{"warp_w23", 0, 1 << 23, true, 1 << 17},
+		{"warp_onepass", 0, 0, true, 1 << 17},
+		{"warp_w22", 0, 1 << 22, true, 1 << 17},
 	}
-	for _, d := range []timingKeys{uniformKeys(20), uniformKeys(22), uniformKeys(24), {"sorted", n, ascending, false}, {"unique", n, permutation, false}} {
-		host := d.keys(r, n)
-		if err := keys.CopyFrom(host); err != nil {
-			t.Fatal(err)
-		}
-		want := slices.Sorted(slices.Values(host))
-		distinct := slices.Compact(slices.Clone(want))
+	dists := []timingKeys{uniformKeys(18), uniformKeys(20), uniformKeys(22), uniformKeys(23), uniformKeys(24),
+		{"sorted", timingN, ascending, false}, {"unique", timingN, permutation, false},
+		hotKeys("points5", fivePoints, 23), hotKeys("fewdistinct23", fewDistinct, 23),
+		hotKeys("skewed23", skewed, 23), hotKeys("skewed20", skewed, 20)}
+	for _, d := range dists {
+		want, distinct := tr.load(t, d)
 		for _, v := range variants {
-			s.SetWide(v.window, v.warpOccurs, v.warpReconstructWords)
-			for _, m := range methods {
-				if m.name == "counting_paper" || m.name == "occurrence_paper" {
+			tr.s.SetWide(v.perKeyUpTo, v.window, v.warpOccurs, v.warpReconstructWords)
+			for _, m := range tr.methods() {
+				if strings.HasSuffix(m.name, "_paper") {
 					continue
 				}
-				k, err := m.sort(d.hi)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if k >= 0 {
-					got, err := out.View(0, k).ToSlice()
-					if err != nil {
-						t.Fatal(err)
-					}
-					w := want
-					if m.unique {
-						w = distinct
-					}
-					if i := firstDiff(got, w); i >= 0 {
-						t.Fatalf("%s %s %s: first difference at %d", d.name, v.name, m.name, i)
-					}
-				}
-				ms := tm.median(t, func() error { _, err := m.sort(d.hi); return err })
-				t.Logf("wide %-6s %-13s %-15s %8.3f ms", d.name, v.name, m.name, ms)
+				t.Logf("wide %-13s %-13s %-15s %8.3f ms", d.name, v.name, m.name, tr.time(t, m, d.hi, want, distinct))
 			}
 		}
 	}

@@ -8,11 +8,15 @@ import (
 // wideStrategy says how the fast pipeline builds tables too wide for
 // shared memory, and how it reconstructs from a bitset.
 type wideStrategy struct {
-	// window is the number of bins the global histogram updates in one
-	// pass over the keys, so that a pass's atomics stay in the L2 cache:
-	// a histogram of more bins runs the warp-combined kernel
-	// (kernels.GlobalHistogramWarpKernel) once per window, a narrower one (or
-	// any, when window is 0) the kernel with one atomic per key.
+	// perKeyUpTo is the most bins a global histogram counts with one atomic
+	// per key (kernels.HistogramKernel); wider ones run the warp-combined
+	// kernel (kernels.GlobalHistogramWarpKernel), whose warps give one
+	// atomic per distinct key, so that hot keys do not serialise in the L2
+	// cache.
+	perKeyUpTo int
+	// window is the number of bins the warp-combined histogram updates in
+	// one pass over the keys, so that a pass's atomics stay in the L2
+	// cache; 0 for one pass however wide the table.
 	window int
 	// warpOccurs selects the warp-combined global bitset
 	// (kernels.GlobalOccursWarpKernel) over one test-before-set per key.
@@ -24,16 +28,18 @@ type wideStrategy struct {
 }
 
 // defaultWide is the strategy a new Sorter takes, the fastest measured at
-// 2^25 keys on an H200: windows of 2^23 bins (counting sort 1.8 times
+// 2^25 keys on an H200: the warp-combined histogram for every range too
+// wide for shared memory, in windows of 2^23 bins (counting sort 1.8 times
 // faster than one pass on random keys of 2^24 values and on a permutation,
 // 1.2 times slower on sorted ones, whose later passes skip most warps),
 // the warp-combined bitset (4.7 times faster on sorted keys, as fast on
 // random ones) and the warp reconstruct from 2^17 words (1.4 to 1.8 times
 // faster on full bitsets of 2^19 and 2^20 words, slower on 2^15).
-var defaultWide = wideStrategy{window: 1 << 23, warpOccurs: true, warpReconstructWords: 1 << 17}
+var defaultWide = wideStrategy{perKeyUpTo: 0, window: 1 << 23, warpOccurs: true, warpReconstructWords: 1 << 17}
 
-// windowed reports whether a histogram of bins bins runs in windows.
-func (w wideStrategy) windowed(bins int) bool { return w.window > 0 && bins > w.window }
+// perKey reports whether a global histogram of bins bins takes one atomic
+// per key.
+func (w wideStrategy) perKey(bins int) bool { return bins <= w.perKeyUpTo }
 
 // globalHistogram counts the keys into bins (zeroed) in global memory, by
 // the Sorter's wide strategy; a key outside the range sets bad. In windows,
@@ -41,7 +47,7 @@ func (w wideStrategy) windowed(bins int) bool { return w.window > 0 && bins > w.
 // skip the warps that miss their window, so that sorted keys cost about
 // one pass.
 func (s *Sorter) globalHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, bad *runtime.Buffer[uint32]) error {
-	if !s.wide.windowed(bins.Len()) {
+	if s.wide.perKey(bins.Len()) {
 		return s.launch(s.fn.histogram, keys, lo, bins, bad)
 	}
 	ranges, err := take(s.sc.warpRanges, kernels.WarpRanges(keys.Len()))
@@ -49,6 +55,9 @@ func (s *Sorter) globalHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 		return err
 	}
 	window := s.wide.window
+	if window == 0 {
+		window = bins.Len()
+	}
 	for from := 0; from < bins.Len(); from += window {
 		count := min(window, bins.Len()-from)
 		record := uint32(0)

@@ -230,16 +230,18 @@ func TestWarpReconstructOnCPU(t *testing.T) {
 }
 
 // wideStrategies are the Sorter's variants for wide tables: one atomic per
-// key and a thread per word, warp-combined in windows (3 of them, the last
-// short) and the warp reconstruct for any bitset.
+// key and a thread per word; warp-combined in one pass; warp-combined in
+// windows (3 of them, the last short) and the warp reconstruct for any
+// bitset.
 var wideStrategies = []struct {
 	name                 string
-	window               int
+	perKeyUpTo, window   int
 	warpOccurs           bool
 	warpReconstructWords int
 }{
-	{"perKey", 0, false, math.MaxInt},
-	{"warpWindows", 50000, true, 0},
+	{"perKey", math.MaxInt, 0, false, math.MaxInt},
+	{"warpOnePass", 0, 0, true, math.MaxInt},
+	{"warpWindows", 0, 50000, true, 0},
 }
 
 // TestWideStrategiesOnCPU sorts sorted, spread and equal keys over a range
@@ -255,7 +257,7 @@ func TestWideStrategiesOnCPU(t *testing.T) {
 	r := rand.New(rand.NewPCG(67, 71))
 	const bins = 4<<15 + 1
 	for _, st := range wideStrategies {
-		s.SetWide(st.window, st.warpOccurs, st.warpReconstructWords)
+		s.SetWide(st.perKeyUpTo, st.window, st.warpOccurs, st.warpReconstructWords)
 		for _, kp := range warpKeys[:2] {
 			t.Run(st.name+"/"+kp.name, func(t *testing.T) {
 				checkCase(t, dev, s, r, sortCase{n: 2000, lo: 3, bins: bins, keys: kp.keys})

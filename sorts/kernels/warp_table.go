@@ -11,12 +11,15 @@ import (
 // global memory. Every warp reads warpTableKeys*ir.WarpSize consecutive
 // keys, a key per lane at a time (lane l takes key l of each step, so every load is coalesced),
 // loading them all before it updates anything. At each step every lane
-// computes the cell of its key, runs of lanes with the same cell (all the
-// lanes of a warp on sorted keys with repeats) reduce their values to the
-// run's first lane with shuffles down, and only that lane updates the
-// table. On random keys of a wide range every lane is a run of its own,
-// which a ballot sees, and the shuffles are skipped; a step whose keys all
-// miss the window does nothing but read them.
+// computes the cell of its key, the lanes with the same cell combine their
+// values in one lane (arrays.WarpAggregateHot: a warp reduction when every
+// lane holds one cell, as on sorted keys with repeats; groups by
+// __match_any_sync when two neighbouring lanes share a cell, as on hot
+// keys in any order), and only that lane updates the table, so that hot
+// cells take one atomic per warp, not one per lane. On random keys of a
+// wide range no two lanes share a cell, which two ballots see, and the
+// grouping is skipped; a step whose keys all miss the window does nothing
+// but read them.
 //
 // The kernels update only the cells of a window [from, from+count) of the
 // table, so that the host can cover a table wider than the L2 cache in
@@ -153,7 +156,7 @@ func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, fr
 	for u := range warpTableKeys {
 		t.If(dsl.Any(t, cell[u].Ne(dsl.N(noCell))), func(t *dsl.Thread) {
 			// Lanes without a cell share noCell, whose runs do nothing.
-			leader, total := arrays.WarpAggregateRuns(t, kind.combine, cell[u].Exp, value[u].Exp, dsl.N(ir.WarpSize))
+			leader, total := arrays.WarpAggregateHot(t, kind.combine, cell[u].Exp, value[u].Exp, dsl.N(ir.WarpSize))
 			t.If(cell[u].Ne(dsl.N(noCell)).And(leader), func(t *dsl.Thread) {
 				kind.merge(t, table, cell[u].Exp, total)
 			})
