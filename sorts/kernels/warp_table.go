@@ -29,7 +29,8 @@ import (
 // sorted or nearly sorted keys a later pass reads little more than that
 // record.
 
-// noCell is the cell of a lane without an update: no table has 2^32 cells.
+// noCell is a cell of no table (none has 2^32-ir.WarpSize cells): noCell
+// and the ir.WarpSize-1 values below it mark lanes without an update.
 const noCell = ^uint32(0)
 
 // warpTableThreads is the block size of the warp-combined kernels.
@@ -55,11 +56,26 @@ func WarpRanges(keys int) int {
 type warpKind struct {
 	tableKind
 	value func(bin dsl.U32) dsl.U32
+	// combined folds the updates of cells that two or more lanes of a warp
+	// share into a block's arrays.Combiner (with dsl.AtomicAdd) before the
+	// global table, so that a cell hot in every warp takes one atomic per
+	// block instead of one per warp: the histogram's counters, where every
+	// update is an atomic. A bitset's updates test before they set, so
+	// its hot words cost reads only.
+	combined bool
 }
 
 var (
-	warpCounts = warpKind{counts, func(dsl.U32) dsl.U32 { return dsl.N(1) }}
-	warpBits   = warpKind{bits, bitOf}
+	warpCounts = warpKind{counts, func(dsl.U32) dsl.U32 { return dsl.N(1) }, true}
+	warpBits   = warpKind{bits, bitOf, false}
+)
+
+// The block Combiner of a combined warp kernel: slots (8 KiB of shared
+// memory) and probes. A block of warpTableThreads*warpTableKeys keys
+// rarely holds more hot cells than a quarter of the slots.
+const (
+	combinerSlots  = 1 << 10
+	combinerProbes = 4
 )
 
 // warpTableKernel returns the warp-combined per-key kernel of kind. Its
@@ -90,6 +106,15 @@ func warpTableKernel(name string, kind warpKind, skipping bool) *dsl.Kernel {
 	blocks := dsl.CeilDiv(keys.Len(), dsl.N(warpTableThreads*warpTableKeys))
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(blocks, func(b *dsl.Block, blk dsl.U32) {
+			update := func(t *dsl.Thread, cell, total dsl.U32) { kind.merge(t, table, cell, total) }
+			var c *arrays.Combiner[uint32]
+			if kind.combined {
+				c = arrays.NewCombiner[uint32](b, combinerSlots, combinerProbes, dsl.AtomicAdd, dsl.N(0))
+				update = func(t *dsl.Thread, cell, total dsl.U32) {
+					global := func(t *dsl.Thread) { kind.merge(t, table, cell, total) }
+					t.IfElse(total.Gt(dsl.N(1)), func(t *dsl.Thread) { c.Add(t, cell, total, global) }, global)
+				}
+			}
 			// Every thread of the block runs the shuffles, keys or not, and
 			// every branch around them is the same for the whole warp.
 			b.ForAll(threads, func(t *dsl.Thread, tid dsl.U32) {
@@ -97,7 +122,7 @@ func warpTableKernel(name string, kind warpKind, skipping bool) *dsl.Kernel {
 				warp := dsl.Let(t, blk.Mul(dsl.N(warpTableWarps)).Add(dsl.WarpOf(tid)))
 				first := dsl.Let(t, dsl.Cast[uint64](warp.Exp).Mul(dsl.Const[uint64](ir.WarpSize*warpTableKeys)).Add(dsl.Cast[uint64](lane.Exp)))
 				pass := func(t *dsl.Thread, recording bool) {
-					warpPass(t, kind, keys, lo, bins, from, count, table, bad, lane.Exp, first.Exp, func(t *dsl.Thread, lowest, highest dsl.U32) {
+					warpPass(t, kind, keys, lo, bins, from, count, update, bad, lane.Exp, first.Exp, func(t *dsl.Thread, lowest, highest dsl.U32) {
 						if recording {
 							recordRange(t, ranges, warp.Exp, lane.Exp, lowest, highest)
 						}
@@ -117,16 +142,22 @@ func warpTableKernel(name string, kind warpKind, skipping bool) *dsl.Kernel {
 					t.If(dsl.Any(t, hits), func(t *dsl.Thread) { pass(t, false) })
 				})
 			})
+			if c != nil {
+				c.Flush(b, func(t *dsl.Thread, cell dsl.U32, total dsl.U32) { kind.merge(t, table, cell, total) })
+			}
 		})
 	})
 	return k
 }
 
 // warpPass runs one warp's keys, from key first (its lane's first) on,
-// ir.WarpSize apart, into the window of the table, then calls done with the lowest and
-// highest cell of the lane's keys in range (noCell and 0 when it has none).
-// Every lane of the warp must call it.
-func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, from, count dsl.U32, table, bad dsl.Array[uint32],
+// ir.WarpSize apart, into the window of the table (each group of lanes
+// sharing a cell calling update once, in its leader, with the group's
+// total), then calls done with the lowest and highest cell of the lane's
+// keys in range (noCell and 0 when it has none). Every lane of the warp
+// must call it.
+func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, from, count dsl.U32,
+	update func(t *dsl.Thread, cell, total dsl.U32), bad dsl.Array[uint32],
 	lane dsl.U32, first dsl.Exp[uint64], done func(t *dsl.Thread, lowest, highest dsl.U32)) {
 	var ok [warpTableKeys]dsl.Bool
 	var key [warpTableKeys]dsl.U32
@@ -138,9 +169,14 @@ func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, fr
 	lowest := dsl.Let(t, dsl.N(noCell))
 	highest := dsl.Let(t, dsl.N(0))
 	var cell, value [warpTableKeys]dsl.Var[uint32]
+	var has [warpTableKeys]dsl.Var[bool]
 	for u := range warpTableKeys {
-		cell[u] = dsl.Let(t, dsl.N(noCell))
+		// A lane without a cell in the window holds noCell minus its lane,
+		// no cell of any table, so that such lanes never look like a hot
+		// cell to the grouping.
+		cell[u] = dsl.Let(t, dsl.N(noCell).Sub(lane))
 		value[u] = dsl.Let(t, dsl.N(0))
+		has[u] = dsl.Let(t, dsl.Lit(false))
 		t.If(ok[u], func(t *dsl.Thread) {
 			inRange(t, key[u], lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
 				c := dsl.Let(t, kind.cell(bin))
@@ -149,16 +185,16 @@ func warpPass(t *dsl.Thread, kind warpKind, keys dsl.Array[uint32], lo, bins, fr
 				t.If(c.Sub(from).Lt(count), func(t *dsl.Thread) {
 					cell[u].Set(c.Exp)
 					value[u].Set(kind.value(bin))
+					has[u].Set(dsl.Lit(true))
 				})
 			})
 		})
 	}
 	for u := range warpTableKeys {
-		t.If(dsl.Any(t, cell[u].Ne(dsl.N(noCell))), func(t *dsl.Thread) {
-			// Lanes without a cell share noCell, whose runs do nothing.
+		t.If(dsl.Any(t, has[u].Exp), func(t *dsl.Thread) {
 			leader, total := arrays.WarpAggregateHot(t, kind.combine, cell[u].Exp, value[u].Exp, dsl.N(ir.WarpSize))
-			t.If(cell[u].Ne(dsl.N(noCell)).And(leader), func(t *dsl.Thread) {
-				kind.merge(t, table, cell[u].Exp, total)
+			t.If(has[u].And(leader), func(t *dsl.Thread) {
+				update(t, cell[u].Exp, total)
 			})
 		})
 	}
