@@ -95,34 +95,18 @@ func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 	return s.launchShared(p, bins, keys, lo, bins.Len(), bad)
 }
 
-// scanAndTileStarts writes the exclusive scan of hist, with its total
-// appended, to pos, and the value of every tile's first output to starts:
-// in one launch of one block for at most kernels.ScanStartsMaxBins bins,
-// else by the scan's launches and the tile starts'.
-func (s *Sorter) scanAndTileStarts(pos, starts, hist *runtime.Buffer[uint32]) error {
-	if hist.Len() <= kernels.ScanStartsMaxBins {
-		return s.launch(s.fn.scanTileStarts, hist, pos, starts)
-	}
-	if err := s.exclusiveScan(pos, hist, false); err != nil {
-		return err
-	}
-	return s.launch(s.fn.tileStarts, pos, starts)
-}
-
 // fastCountingSort is counting sort by shared histogram, scan and tile
 // reconstruct, on checked arguments.
 func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) error {
 	n := keys.Len()
 	tiles := ceilDiv(n, kernels.TileSize)
-	// hist holds the counts and the bad flag after them, so that one
-	// memset clears both.
-	needs := []need{{&s.sc.hist, bins + 1}, {&s.sc.pos, bins + 1}, {&s.sc.starts, tiles + 1}}
+	needs := []need{{&s.sc.hist, bins}, {&s.sc.pos, bins + 1}, {&s.sc.starts, tiles + 1}, {&s.sc.bad, 1}}
 	needs = append(needs, s.histogramNeeds(bins, n)...)
 	needs = append(needs, s.scanNeeds(bins, false)...)
 	if err := s.reserve(request{op: "counting sort", keys: n, values: bins, written: max(bins+1, n)}, needs...); err != nil {
 		return err
 	}
-	histAndBad, err := take(s.sc.hist, bins+1)
+	hist, err := take(s.sc.hist, bins)
 	if err != nil {
 		return err
 	}
@@ -134,16 +118,22 @@ func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, 
 	if err != nil {
 		return err
 	}
-	if err := histAndBad.Fill(0); err != nil {
+	bad, err := s.clearedFlag()
+	if err != nil {
 		return err
 	}
-	hist, bad := histAndBad.View(0, bins), histAndBad.View(bins, 1)
+	if err := hist.Fill(0); err != nil {
+		return err
+	}
 	// A key out of range is not counted, so the positions stay inside out:
 	// the flag is read once, at the end.
 	if err := s.sharedHistogram(hist, keys, lo, bad); err != nil {
 		return err
 	}
-	if err := s.scanAndTileStarts(pos, starts, hist); err != nil {
+	if err := s.exclusiveScan(pos, hist, false); err != nil {
+		return err
+	}
+	if err := s.launch(s.fn.tileStarts, pos, starts); err != nil {
 		return err
 	}
 	if err := s.launch(s.fn.reconstructTiles, pos, starts, lo, out); err != nil {

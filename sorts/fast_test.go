@@ -112,13 +112,12 @@ func checkCase(t *testing.T, dev runtime.Device, s *sorts.Sorter, r *rand.Rand, 
 }
 
 // The thresholds of the fast pipeline, in values: the per-warp histogram
-// (2^10), the scan and tile starts in one block (2^12), the shared
-// histograms (2^13, 2^15) and their widest slicing
+// (2^10), the shared histograms (2^13, 2^15) and their widest slicing
 // (4*2^15); one bitset word (32), the most words reconstructed by one block
 // (2^7 words, 2^12 values) and the shared bitsets (2^18 and 2^20 values)
 // with theirs (2^22).
 var (
-	histogramThresholds = []int{1, 2, 1 << 10, 1 << 12, 1 << 13, 1 << 15, 3 << 15, 4 << 15}
+	histogramThresholds = []int{1, 2, 1 << 10, 1 << 13, 1 << 15, 3 << 15, 4 << 15}
 	bitsThresholds      = []int{32, 1 << 12, 1 << 18, 1 << 20, 4 << 20}
 )
 

@@ -45,7 +45,6 @@ type Sorter struct {
 	fn     struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
-		scanTileStarts                                                              runtime.Function
 		tileTotals, tileScan                                                        runtime.Function
 		histogramWarp, occursBitsWarp, reconstructBitsWarp, reconstructBitsBlock    runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
@@ -118,7 +117,6 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.popcount, kernels.PopcountKernel},
 		{&s.fn.reconstructBits, kernels.BitsReconstructKernel},
 		{&s.fn.tileStarts, kernels.TileStartsKernel},
-		{&s.fn.scanTileStarts, kernels.ScanStartsBlockKernel},
 		{&s.fn.reconstructTiles, kernels.TileReconstructKernel},
 		{&s.fn.tileTotals, kernels.TileTotalsKernel},
 		{&s.fn.tileScan, kernels.TileScanKernel},

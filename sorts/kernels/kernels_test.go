@@ -35,7 +35,7 @@ func TestEveryKernelBuilds(t *testing.T) {
 	ks := []*dsl.Kernel{kernels.HistogramKernel(), kernels.OccursKernel(), kernels.ScanKernel(10),
 		kernels.SklanskyKernel(5), kernels.DistributeKernel(10), kernels.ReconstructKernel(), kernels.ReconstructOnceKernel(),
 		kernels.RangeKernel(), kernels.GlobalOccursKernel(), kernels.PopcountKernel(), kernels.BitsReconstructKernel(),
-		kernels.TileStartsKernel(), kernels.ScanStartsBlockKernel(), kernels.TileReconstructKernel(), kernels.TileTotalsKernel(), kernels.TileScanKernel(),
+		kernels.TileStartsKernel(), kernels.TileReconstructKernel(), kernels.TileTotalsKernel(), kernels.TileScanKernel(),
 		kernels.GlobalHistogramWarpKernel(), kernels.GlobalOccursWarpKernel(), kernels.BitsReconstructWarpKernel(), kernels.BitsReconstructBlockKernel(),
 		kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly), kernels.RadixBlockKernel[float64, float32](blockShape, kernels.Pairs),
 		kernels.RadixBlockKernel[int32, uint32](blockShape, kernels.Positions)}

@@ -54,52 +54,13 @@ func TileStartsKernel() *dsl.Kernel {
 	pos := dsl.Input[uint32](k, "pos")
 	starts := dsl.Output[uint32](k, "starts")
 	k.Body(func(g *dsl.Grid) {
-		g.ForAll(starts.Len(), func(t *dsl.Thread, i dsl.U32) { tileStart(t, arrays.FromArray(pos), starts, i) })
-	})
-	return k
-}
-
-// tileStart has thread t write starts[i], the value of output i*TileSize
-// (or, for the last i, the last value) from the positions pos.
-func tileStart(t *dsl.Thread, pos arrays.Pull[uint32], starts dsl.Array[uint32], i dsl.U32) {
-	last := pos.Len().Sub(dsl.N(1))
-	target := dsl.Let(t, dsl.Select(i.Lt(starts.Len().Sub(dsl.N(1))), i.Shl(dsl.N(tileLog)), pos.At(last)))
-	// The value is one before the first v with pos[v] > target (pos[0] = 0
-	// is not), among the values [0, len(pos)-1).
-	after := arrays.UpperBound(t, arrays.Take(last, pos), target.Exp)
-	starts.Store(t, i, after.Max(dsl.N(1)).Sub(dsl.N(1)))
-}
-
-// ScanStartsMaxBins is the most bins of a histogram that
-// ScanStartsBlockKernel scans.
-const ScanStartsMaxBins = 1 << 12
-
-// ScanStartsBlockKernel returns counting sort's scan and tile starts in one
-// launch of one block, for a histogram of at most ScanStartsMaxBins bins:
-// the block scans the counts hist into pos (the exclusive scan, with the
-// total appended), keeping a copy in shared memory, from which it writes
-// the tile starts as TileStartsKernel does. Bins past ScanStartsMaxBins are
-// left alone.
-func ScanStartsBlockKernel() *dsl.Kernel {
-	k := dsl.NewKernel("scanTileStarts", 1024)
-	hist := dsl.Input[uint32](k, "hist")
-	pos := dsl.Output[uint32](k, "pos")
-	starts := dsl.Output[uint32](k, "starts")
-	k.Body(func(g *dsl.Grid) {
-		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
-			bins := dsl.Let(b, hist.Len().Min(dsl.N(ScanStartsMaxBins)))
-			scanned := arrays.BlockScan(b, dsl.U32.Add, arrays.Take(bins.Exp, arrays.FromArray(hist)))
-			kept := dsl.Shared[uint32](b, ScanStartsMaxBins+1)
-			both := func(t *dsl.Thread, i dsl.U32, v dsl.U32) {
-				kept.Store(t, i, v)
-				pos.Store(t, i, v)
-			}
-			scanned.Exclusive(dsl.N(0)).Run(b, both)
-			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) { both(t, bins.Exp, scanned.Total()) })
-			b.Sync()
-			b.ForAll(starts.Len(), func(t *dsl.Thread, i dsl.U32) {
-				tileStart(t, arrays.Take(bins.Add(dsl.N(1)), arrays.FromArray(kept)), starts, i)
-			})
+		g.ForAll(starts.Len(), func(t *dsl.Thread, i dsl.U32) {
+			last := pos.Len().Sub(dsl.N(1))
+			target := dsl.Let(t, dsl.Select(i.Lt(starts.Len().Sub(dsl.N(1))), i.Shl(dsl.N(tileLog)), pos.At(last)))
+			// The value is one before the first v with pos[v] > target
+			// (pos[0] = 0 is not), among the values [0, len(pos)-1).
+			after := arrays.UpperBound(t, arrays.Take(last, arrays.FromArray(pos)), target.Exp)
+			starts.Store(t, i, after.Max(dsl.N(1)).Sub(dsl.N(1)))
 		})
 	})
 	return k
