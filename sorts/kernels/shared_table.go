@@ -5,7 +5,6 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
-	"github.com/obsidian-go/obsidian/ir"
 )
 
 // Per-key kernels with a table privatised in shared memory: the keys are
@@ -27,35 +26,8 @@ const keysAtOnce = 8
 // TableShape is the shape of a kernel with a shared table.
 type TableShape struct {
 	Threads  int // threads per block
-	Copies   int // copies of the table per block: 1, one per warp, or ir.WarpSize with ByLane
+	Copies   int // copies of the table per block: 1, or one per warp
 	Capacity int // cells of one copy
-	// ByLane gives lane l of every warp copy l, its cells interleaved with
-	// the other lanes' (cell c of copy l at c*ir.WarpSize + l), so that the
-	// lanes of a warp update distinct banks whatever their keys: no two
-	// lanes' updates conflict. Otherwise a group of consecutive threads
-	// shares a copy, whose cells are consecutive.
-	ByLane bool
-}
-
-// cellAt returns the index in shared memory of cell c of the copy of the
-// thread tid, in a table of used cells a copy.
-func (s TableShape) cellAt(tid, c, used dsl.U32) dsl.U32 {
-	if s.ByLane {
-		return c.Mul(dsl.N(ir.WarpSize)).Add(dsl.LaneOf(tid))
-	}
-	return tid.Div(dsl.N(uint32(s.Threads / s.Copies))).Mul(used).Add(c)
-}
-
-// mergeAt returns the index in shared memory of cell c of the k-th copy
-// the merge reads for c. By lane, the copies are read from copy c on
-// (mod ir.WarpSize), so that the lanes merging consecutive cells read
-// distinct banks; the merge's operation is commutative, so the order
-// does not matter.
-func (s TableShape) mergeAt(k, c, used dsl.U32) dsl.U32 {
-	if s.ByLane {
-		return c.Mul(dsl.N(ir.WarpSize)).Add(dsl.LaneOf(k.Add(c)))
-	}
-	return used.Mul(k).Add(c)
 }
 
 // tableKind says what a shared table holds: counts (histogram) or bits
@@ -68,8 +40,7 @@ type tableKind struct {
 	cell func(bin dsl.U32) dsl.U32
 	// update records a bin in cell i of a shared copy.
 	update func(t *dsl.Thread, sh dsl.Array[uint32], i, bin dsl.U32)
-	// combine merges the copies of one cell: commutative, as the merge
-	// may read them in any order.
+	// combine merges the copies of one cell.
 	combine func(x, y dsl.U32) dsl.U32
 	// merge adds a non-zero shared cell v into cell i of the global table.
 	merge func(t *dsl.Thread, table dsl.Array[uint32], i, v dsl.U32)
@@ -135,6 +106,7 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 			b.ForAll(threads, func(t *dsl.Thread, tid dsl.U32) {
 				first := dsl.Let(t, part.Mul(threads).Add(tid))
 				t.If(first.Lt(keys.Len()), func(t *dsl.Thread) {
+					copyBase := dsl.Let(t, tid.Div(dsl.N(uint32(shape.Threads/shape.Copies))).Mul(used.Exp))
 					// The thread reads keys first + step*stride for step below
 					// steps, an index that cannot overflow.
 					steps := dsl.Let(t, keys.Len().Sub(first.Exp).Sub(dsl.N(1)).Div(stride).Add(dsl.N(1)))
@@ -153,7 +125,7 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 							t.If(ok[u], func(t *dsl.Thread) {
 								inRange(t, key[u], lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
 									cell := dsl.Let(t, kind.cell(bin).Sub(base.Exp))
-									t.If(cell.Lt(used.Exp), func(t *dsl.Thread) { kind.update(t, sh, shape.cellAt(tid, cell.Exp, used.Exp), bin) })
+									t.If(cell.Lt(used.Exp), func(t *dsl.Thread) { kind.update(t, sh, copyBase.Add(cell.Exp), bin) })
 								})
 							})
 						}
@@ -162,7 +134,7 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 			})
 			b.Sync()
 			b.ForAll(used.Exp, func(t *dsl.Thread, i dsl.U32) {
-				copies := arrays.Generate(dsl.N(uint32(shape.Copies)), func(c dsl.U32) dsl.U32 { return sh.At(shape.mergeAt(c, i, used.Exp)) })
+				copies := arrays.Generate(dsl.N(uint32(shape.Copies)), func(c dsl.U32) dsl.U32 { return sh.At(used.Mul(c).Add(i)) })
 				cell := dsl.Let(t, arrays.Fold(t, kind.combine, dsl.N(0), copies))
 				t.If(cell.Ne(dsl.N(0)), func(t *dsl.Thread) { kind.merge(t, table, base.Add(i), cell.Exp) })
 			})
@@ -176,8 +148,7 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 // table, or the last cut into slices.
 func HistogramShapes() []TableShape {
 	return []TableShape{
-		{Threads: 256, Copies: ir.WarpSize, Capacity: 1 << 8, ByLane: true}, // a copy per lane: the smallest ranges, most contended
-		{Threads: 256, Copies: 8, Capacity: 1 << 10},                        // a copy per warp
+		{Threads: 256, Copies: 8, Capacity: 1 << 10}, // a copy per warp: small ranges, most contended
 		{Threads: 512, Copies: 1, Capacity: 1 << 13},
 		{Threads: 1024, Copies: 1, Capacity: 1 << 15},
 	}
@@ -210,12 +181,7 @@ func sharedTableKernels(kind tableKind, shapes []TableShape) []*dsl.Kernel {
 }
 
 // shapeName names a shared-table kernel by its kind and shape, e.g.
-// histogramShared1024x8 (8 copies of 1024 cells) or histogramShared256x32lanes
-// (a copy per lane).
+// histogramShared1024x8 (8 copies of 1024 cells).
 func shapeName(kind string, s TableShape) string {
-	name := fmt.Sprintf("%sShared%dx%d", kind, s.Capacity, s.Copies)
-	if s.ByLane {
-		name += "lanes"
-	}
-	return name
+	return fmt.Sprintf("%sShared%dx%d", kind, s.Capacity, s.Copies)
 }
