@@ -61,3 +61,11 @@ func (s *Sorter) SetRadixEpoch(e uint32) {
 func (s *Sorter) Picked(n int, bins uint64) string {
 	return [...]string{blockAlgorithm: "block", countingAlgorithm: "counting", radixAlgorithm: "radix"}[s.pick(n, bins)]
 }
+
+// SetMostParts makes the shared-table kernels split their keys into at
+// most parts parts; 0 restores the default.
+func (s *Sorter) SetMostParts(parts int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mostParts = parts
+}

@@ -44,10 +44,18 @@ type sharedPlan struct {
 	parts, slices int
 }
 
+// parts returns the most key parts of a shared-table kernel.
+func (s *Sorter) parts() int {
+	if s.mostParts > 0 {
+		return s.mostParts
+	}
+	return maxParts
+}
+
 // planShared chooses the shape for a table of cells cells over n keys: the
-// first that holds it, or the last cut into at most maxSlices slices; ok is
-// false when the table is wider than that.
-func planShared(fns []runtime.Function, shapes []kernels.TableShape, cells, n int) (p sharedPlan, ok bool) {
+// first that holds it, or the last cut into at most maxSlices slices, in at
+// most mostParts key parts; ok is false when the table is wider than that.
+func planShared(fns []runtime.Function, shapes []kernels.TableShape, cells, n, mostParts int) (p sharedPlan, ok bool) {
 	i := len(shapes) - 1
 	for j, shape := range shapes {
 		if cells <= shape.Capacity {
@@ -61,7 +69,7 @@ func planShared(fns []runtime.Function, shapes []kernels.TableShape, cells, n in
 		return sharedPlan{}, false
 	}
 	used := min(cells, shape.Capacity)
-	parts := min(ceilDiv(n, shape.Threads*keysPerThread), maxParts, max(1, n/(mergeRatio*max(used, 1)*slices)))
+	parts := min(ceilDiv(n, shape.Threads*keysPerThread), mostParts, max(1, n/(mergeRatio*max(used, 1)*slices)))
 	return sharedPlan{fn: fns[i], parts: max(parts, 1), slices: slices}, true
 }
 
@@ -74,7 +82,7 @@ func (s *Sorter) launchShared(p sharedPlan, table, keys *runtime.Buffer[uint32],
 // histogramNeeds returns the scratch the fast histogram of n keys into
 // bins bins takes: the warps' ranges when it runs the warp-combined kernel.
 func (s *Sorter) histogramNeeds(bins, n int) []need {
-	if _, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins, n); ok || s.wide.perKey(bins) {
+	if _, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins, n, s.parts()); ok || s.wide.perKey(bins) {
 		return nil
 	}
 	return []need{{&s.sc.warpRanges, kernels.WarpRanges(n)}}
@@ -88,7 +96,7 @@ func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 	if keys.Len() == 0 {
 		return nil
 	}
-	p, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins.Len(), keys.Len())
+	p, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins.Len(), keys.Len(), s.parts())
 	if !ok {
 		return s.globalHistogram(bins, keys, lo, bad)
 	}
@@ -192,7 +200,7 @@ func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32
 	if err := set.Fill(0); err != nil {
 		return 0, err
 	}
-	if p, ok := planShared(s.fn.sharedOccurs, bitsShapes, words, n); ok {
+	if p, ok := planShared(s.fn.sharedOccurs, bitsShapes, words, n, s.parts()); ok {
 		err = s.launchShared(p, set, keys, lo, bins, bad)
 	} else {
 		err = s.globalOccurs(set, keys, lo, bins, bad)

@@ -65,6 +65,8 @@ type Sorter struct {
 	gpu runtime.Properties
 	// costModel, when not nil, replaces countingLimits.
 	costModel []countingLimit
+	// mostParts, when not zero, replaces maxParts.
+	mostParts int
 	// radixLookBack is the state of the radix sort's look-back words.
 	radixLookBack lookBackState
 }

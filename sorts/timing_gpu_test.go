@@ -357,3 +357,24 @@ func BenchmarkGPUSortKeys(b *testing.B) {
 		})
 	}
 }
+
+// TestGPUPartsTimings times counting sort, occurrence sort and the
+// histogram alone on 2^25 keys of the ranges 2^4 to 2^16 with the
+// shared-table kernels' keys split into at most 528 to 8192 parts, each
+// result checked. It runs only with OBSIDIAN_SORT_TIMINGS=1.
+func TestGPUPartsTimings(t *testing.T) {
+	tr := newTimingRun(t)
+	defer tr.s.SetMostParts(0)
+	for _, d := range []timingKeys{uniformKeys(4), uniformKeys(8), uniformKeys(12), uniformKeys(14), uniformKeys(16)} {
+		want, distinct := tr.load(t, d)
+		for _, parts := range []int{528, 792, 1024, 1056, 1584, 2048, 4096, 8192} {
+			tr.s.SetMostParts(parts)
+			for _, m := range tr.methods() {
+				if strings.HasSuffix(m.name, "_paper") {
+					continue
+				}
+				t.Logf("parts %-6s %5d %-15s %8.3f ms", d.name, parts, m.name, tr.time(t, m, d.hi, want, distinct))
+			}
+		}
+	}
+}
