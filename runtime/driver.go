@@ -16,6 +16,7 @@ type driverAPI struct {
 	primaryCtxRetain, primaryCtxRelease, ctxSetCurrent, ctxSynchronize        *libFunc
 	memAlloc, memFree, memcpyHtoD, memcpyDtoH, memsetD8, memsetD32, memInfo   *libFunc
 	moduleLoadData, moduleUnload, moduleGetFunction, funcSetAttribute         *libFunc
+	occupancyMaxBlocks                                                        *libFunc
 	launchKernel                                                              *libFunc
 	streamCreate, streamDestroy, streamSynchronize                            *libFunc
 	eventCreate, eventDestroy, eventRecord, eventSynchronize, eventElapsed    *libFunc
@@ -68,6 +69,7 @@ func bindDriver() (*driverAPI, error) {
 		&d.moduleUnload:       {"cuModuleUnload"},
 		&d.moduleGetFunction:  {"cuModuleGetFunction"},
 		&d.funcSetAttribute:   {"cuFuncSetAttribute"},
+		&d.occupancyMaxBlocks: {"cuOccupancyMaxActiveBlocksPerMultiprocessor"},
 		&d.launchKernel:       {"cuLaunchKernel"},
 		&d.streamCreate:       {"cuStreamCreate"},
 		&d.streamDestroy:      {"cuStreamDestroy_v2"},

@@ -17,6 +17,23 @@ type gpuFunction struct {
 	threads int
 	shared  int
 	grid    *gridCount // the number of blocks of a launch
+	// resident is the number of its blocks the GPU runs at once: blocks
+	// per multiprocessor (by the driver's occupancy calculator) times
+	// multiprocessors.
+	resident int
+}
+
+// ResidentBlocks returns how many blocks of f (loaded on g) g runs at
+// once: the blocks its registers, shared memory and threads let each
+// multiprocessor hold, by the driver's occupancy calculator, times the
+// multiprocessors. A kernel that spreads its work over that many blocks
+// runs in one wave, with no second, partly filled one. It is 0 for a
+// function that g did not load.
+func (g *GPU) ResidentBlocks(f Function) int {
+	if gf, ok := f.(*gpuFunction); ok && gf.gpu == g {
+		return gf.resident
+	}
+	return 0
 }
 
 // Name implements Function.
@@ -81,10 +98,17 @@ func (g *GPU) load(src, name string, sig Signature, shared, threads int, pos ir.
 		if err := g.drv.moduleGetFunction.call(uintptr(unsafe.Pointer(&f.fn)), module, uintptr(unsafe.Pointer(cString(name)))).errf("finding kernel %s in its module", name); err != nil {
 			return err
 		}
-		if shared <= defaultSharedLimit {
-			return nil
+		if shared > defaultSharedLimit {
+			if err := g.drv.funcSetAttribute.call(f.fn, funcAttrMaxDynamicSharedSize, uintptr(shared)).errf("allowing kernel %s %d bytes of shared memory", name, shared); err != nil {
+				return err
+			}
 		}
-		return g.drv.funcSetAttribute.call(f.fn, funcAttrMaxDynamicSharedSize, uintptr(shared)).errf("allowing kernel %s %d bytes of shared memory", name, shared)
+		var perMultiprocessor int32
+		if err := g.drv.occupancyMaxBlocks.call(uintptr(unsafe.Pointer(&perMultiprocessor)), f.fn, uintptr(threads), uintptr(shared)).errf("asking the occupancy of kernel %s", name); err != nil {
+			return err
+		}
+		f.resident = int(perMultiprocessor) * g.props.Multiprocessors
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -238,6 +238,32 @@ func TestGPULoadCUDA(t *testing.T) {
 	}
 }
 
+// TestGPUResidentBlocks checks the occupancy the GPU reports for a kernel
+// of few registers and no shared memory (whole blocks of 2048 threads a
+// multiprocessor at most, and at least one) and for the same kernel asking
+// for 100 KiB of shared memory a block (at most two a multiprocessor), and
+// 0 for a function of another device.
+func TestGPUResidentBlocks(t *testing.T) {
+	g := gpuForTest(t)
+	p := must(g.Properties())(t)
+	compiled := must(codegen.Compile(vectorAdd(), codegen.Target{MaxSharedBytes: 48 << 10}))(t)
+	src, sig := codegen.Print(compiled), runtime.SignatureOf(compiled)
+	light := must(g.LoadCUDA(src, compiled.Name, sig, 0, 256))(t)
+	heavy := must(g.LoadCUDA(src, compiled.Name, sig, 100<<10, 256))(t)
+	l, h := g.ResidentBlocks(light), g.ResidentBlocks(heavy)
+	t.Logf("%d multiprocessors: %d resident blocks of 256 threads, %d with 100 KiB of shared memory", p.Multiprocessors, l, h)
+	if l < p.Multiprocessors || l > p.Multiprocessors*2048/256 || l%p.Multiprocessors != 0 {
+		t.Errorf("%d resident blocks of 256 threads on %d multiprocessors", l, p.Multiprocessors)
+	}
+	if h < p.Multiprocessors || h > 2*p.Multiprocessors || h%p.Multiprocessors != 0 {
+		t.Errorf("%d resident blocks with 100 KiB of shared memory on %d multiprocessors", h, p.Multiprocessors)
+	}
+	cpu := must(runtime.CPU().Load(vectorAdd()))(t)
+	if n := g.ResidentBlocks(cpu); n != 0 {
+		t.Errorf("a CPU function: %d resident blocks, want 0", n)
+	}
+}
+
 func TestGPUStreamsAndEvents(t *testing.T) {
 	g := gpuForTest(t)
 	f := must(g.Load(vectorAdd()))(t)

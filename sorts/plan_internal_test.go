@@ -116,12 +116,12 @@ func TestHugeRequestsRefused(t *testing.T) {
 func TestPlanSharedOfNoCells(t *testing.T) {
 	fns := make([]runtime.Function, len(histogramShapes))
 	for _, c := range []struct{ cells, n int }{{0, 0}, {0, 100}, {1, 0}, {1, math.MaxUint32}, {4 << 15, math.MaxUint32}} {
-		p, ok := planShared(fns, histogramShapes, c.cells, c.n, maxParts)
+		p, ok := planShared(fns, histogramShapes, c.cells, c.n, func(runtime.Function) int { return maxParts })
 		if !ok || p.parts < 1 || p.parts > maxParts || p.slices < 1 {
 			t.Errorf("planShared(%d cells, %d keys) = %+v, %v", c.cells, c.n, p, ok)
 		}
 	}
-	if _, ok := planShared(fns, histogramShapes, 4<<15+1, 10, maxParts); ok {
+	if _, ok := planShared(fns, histogramShapes, 4<<15+1, 10, func(runtime.Function) int { return maxParts }); ok {
 		t.Error("a table wider than four slices was planned in shared memory")
 	}
 }

@@ -65,7 +65,8 @@ type Sorter struct {
 	gpu runtime.Properties
 	// costModel, when not nil, replaces countingLimits.
 	costModel []countingLimit
-	// mostParts, when not zero, replaces maxParts.
+	// mostParts, when not zero, is the most key parts of every
+	// shared-table kernel (see Sorter.parts).
 	mostParts int
 	// radixLookBack is the state of the radix sort's look-back words.
 	radixLookBack lookBackState
