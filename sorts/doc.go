@@ -16,10 +16,16 @@
 // occurrence sort of a small range counts, scans and writes its keys in
 // one block, and the scans read their data twice and write it once (tile totals, then
 // each 4096-element tile rescanned from its offset in registers and warp
-// shuffles). For ranges too wide for shared memory the histogram is built
-// in windows of 2^23 bins, one pass over the keys each, so that its atomics
-// stay in the L2 cache, and the bitset's lanes of a warp that hit one word
-// combine their bits with shuffles before one atomicOr. Sort and SortRange
+// shuffles); the shared-table kernels split their keys over as many blocks
+// as the GPU keeps resident (runtime.GPU.ResidentBlocks), one wave. For
+// ranges too wide for shared memory the histogram is built in windows of
+// 2^23 bins, one pass over the keys each, so that its atomics stay in the
+// L2 cache; a warp's lanes that share a bin combine into one update
+// (arrays.WarpAggregateHot), and bins that lanes share go through a
+// block's hash table in shared memory (arrays.Combiner) first, so that hot
+// keys take one global atomic per block, not one per key. The bitset's
+// lanes of a warp that hit one word combine their bits the same way before
+// one atomicOr. Sort and SortRange
 // of at most kernels.BlockSortMaxKeys keys take one launch instead: the
 // radix sort in one block (kernels.RadixBlockKernel) of the bits in which
 // the keys differ, whatever their span. The
