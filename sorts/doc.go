@@ -24,7 +24,7 @@
 // (arrays.WarpAggregateHot), and bins that lanes share go through a
 // block's hash table in shared memory (arrays.Combiner) first, so that hot
 // keys take one global atomic per block, not one per key. The bitset's
-// lanes of a warp that hit one word combine their bits the same way before
+// lanes of a warp that hit one word combine their bits in one lane before
 // one atomicOr. Sort and SortRange
 // of at most kernels.BlockSortMaxKeys keys take one launch instead: the
 // radix sort in one block (kernels.RadixBlockKernel) of the bits in which
