@@ -104,33 +104,14 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 			b.Sync()
 			stride := parts.Mul(threads)
 			b.ForAll(threads, func(t *dsl.Thread, tid dsl.U32) {
-				first := dsl.Let(t, part.Mul(threads).Add(tid))
-				t.If(first.Lt(keys.Len()), func(t *dsl.Thread) {
-					copyBase := dsl.Let(t, tid.Div(dsl.N(uint32(shape.Threads/shape.Copies))).Mul(used.Exp))
-					// The thread reads keys first + step*stride for step below
-					// steps, an index that cannot overflow.
-					steps := dsl.Let(t, keys.Len().Sub(first.Exp).Sub(dsl.N(1)).Div(stride).Add(dsl.N(1)))
-					rounds := steps.Sub(dsl.N(1)).Div(dsl.N(keysAtOnce)).Add(dsl.N(1))
-					t.For(rounds, func(t *dsl.Thread, j dsl.U32) {
-						// keysAtOnce keys are loaded before any is counted, so
-						// that their loads are in flight together.
-						var ok [keysAtOnce]dsl.Bool
-						var key [keysAtOnce]dsl.U32
-						for u := range keysAtOnce {
-							step := dsl.Let(t, j.Mul(dsl.N(keysAtOnce)).Add(dsl.N(uint32(u))))
-							ok[u] = step.Lt(steps.Exp)
-							key[u] = dsl.Let(t, dsl.Select(ok[u], keys.At(first.Add(step.Mul(stride))), lo)).Exp
-						}
-						for u := range keysAtOnce {
-							t.If(ok[u], func(t *dsl.Thread) {
-								inRange(t, key[u], lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
-									cell := dsl.Let(t, kind.cell(bin).Sub(base.Exp))
-									t.If(cell.Lt(used.Exp), func(t *dsl.Thread) { kind.update(t, sh, copyBase.Add(cell.Exp), bin) })
-								})
-							})
-						}
+				copyBase := dsl.Let(t, tid.Div(dsl.N(uint32(shape.Threads/shape.Copies))).Mul(used.Exp))
+				arrays.EachStrided(t, arrays.FromArray(keys), part.Mul(threads).Add(tid), stride, keysAtOnce,
+					func(t *dsl.Thread, _ dsl.U32, key dsl.U32) {
+						inRange(t, key, lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
+							cell := dsl.Let(t, kind.cell(bin).Sub(base.Exp))
+							t.If(cell.Lt(used.Exp), func(t *dsl.Thread) { kind.update(t, sh, copyBase.Add(cell.Exp), bin) })
+						})
 					})
-				})
 			})
 			b.Sync()
 			b.ForAll(used.Exp, func(t *dsl.Thread, i dsl.U32) {

@@ -1,0 +1,129 @@
+package arrays_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+
+	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/proptest"
+	"github.com/obsidian-go/obsidian/runtime"
+)
+
+// stridedKernel returns a kernel whose threads (threads of them in one
+// block) visit in with EachStrided from their index in batches of batch,
+// by the stride stride returns for the kernel (a parameter or a
+// constant): each visit adds 1 to visits[i], stores the value seen plus 1
+// in seen[i] and the thread's count of visits before it in order[i].
+func stridedKernel(threads int, stride func(k *dsl.Kernel) dsl.U32, batch int) *dsl.Kernel {
+	k := dsl.NewKernel("strided", 32)
+	in := dsl.Input[uint32](k, "in")
+	visits := dsl.InOut[uint32](k, "visits")
+	seen := dsl.InOut[uint32](k, "seen")
+	order := dsl.InOut[uint32](k, "order")
+	by := stride(k)
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+				before := dsl.Let(t, dsl.N(0))
+				arrays.EachStrided(t, arrays.FromArray(in), tid, by, batch, func(t *dsl.Thread, i dsl.U32, x dsl.U32) {
+					visits.Atomic(t, dsl.AtomicAdd, i, dsl.N(1))
+					seen.Store(t, i, x.Add(dsl.N(1)))
+					order.Store(t, i, before.Exp)
+					before.Set(before.Add(dsl.N(1)))
+				})
+			})
+		})
+	})
+	return k
+}
+
+// strideParam declares the stride as the kernel's last parameter.
+func strideParam(k *dsl.Kernel) dsl.U32 { return dsl.Param[uint32](k, "stride") }
+
+// checkStrided runs stridedKernel over n random values on dev and returns
+// what differs from a plain strided loop, or "".
+func checkStrided(dev runtime.Device, n, threads, stride, batch int, seed uint64) string {
+	r := rand.New(rand.NewPCG(seed, 7))
+	in := make([]uint32, n)
+	for i := range in {
+		in[i] = r.Uint32N(1 << 31)
+	}
+	kernel, err := stridedKernel(threads, strideParam, batch).Build()
+	if err != nil {
+		return err.Error()
+	}
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		return err.Error()
+	}
+	bufs := make([]*runtime.Buffer[uint32], 4)
+	for i := range bufs {
+		src := in
+		if i > 0 {
+			src = make([]uint32, n) // zero: unvisited
+		}
+		if bufs[i], err = runtime.FromSlice(dev, src); err != nil {
+			return err.Error()
+		}
+		defer bufs[i].Free()
+	}
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, bufs[0], bufs[1], bufs[2], bufs[3], uint32(stride)); err != nil {
+		return err.Error()
+	}
+	got := make([][]uint32, 3)
+	for i := range got {
+		if got[i], err = bufs[i+1].ToSlice(); err != nil {
+			return err.Error()
+		}
+	}
+	visits, seen, order := got[0], got[1], got[2]
+	for i := range n {
+		want := [3]uint32{}
+		if i%stride < threads {
+			want = [3]uint32{1, in[i] + 1, uint32(i / stride)}
+		}
+		if have := [3]uint32{visits[i], seen[i], order[i]}; have != want {
+			return fmt.Sprintf("%d elements, %d threads, stride %d, batches of %d: element %d has visits, value+1 and order %v, want %v",
+				n, threads, stride, batch, i, have, want)
+		}
+	}
+	return ""
+}
+
+// TestEachStridedVisitsLikeALoop checks that every thread visits exactly
+// the elements first + k×stride below the length, in increasing k, each
+// with its own value, for every batch size, with lengths that are and are
+// not multiples of the stride or of the batch.
+func TestEachStridedVisitsLikeALoop(t *testing.T) {
+	dev := runtime.CPU()
+	props := gopter.NewProperties(proptest.Parameters(t, 60))
+	props.Property("EachStrided visits first + k×stride in order", prop.ForAll(
+		func(n, threads, extra, batch int, seed uint64) string {
+			return checkStrided(dev, n, threads, threads+extra, batch, seed)
+		},
+		gen.IntRange(0, 300), gen.IntRange(1, 40), gen.IntRange(0, 5), gen.IntRange(1, 9), gen.UInt64()))
+	props.TestingRun(t)
+}
+
+// TestEachStridedRejectsBadShapes checks that a batch below 1 and a
+// constant stride of 0 fail the build, naming EachStrided and the
+// caller's file.
+func TestEachStridedRejectsBadShapes(t *testing.T) {
+	for _, c := range []struct {
+		stride uint32
+		batch  int
+	}{{1, 0}, {4, -1}, {0, 4}} {
+		stride := func(*dsl.Kernel) dsl.U32 { return dsl.N(c.stride) }
+		_, err := stridedKernel(4, stride, c.batch).Build()
+		if err == nil || !strings.Contains(err.Error(), "EachStrided") || !strings.Contains(err.Error(), "strided_test.go") {
+			t.Errorf("stride %d, batch %d: got %v, want an error naming EachStrided and this file", c.stride, c.batch, err)
+		}
+	}
+}
