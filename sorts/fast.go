@@ -47,8 +47,10 @@ type sharedPlan struct {
 	parts, slices int
 }
 
-// parts returns the most key parts of the shared-table kernel fn: the
-// blocks of it the GPU keeps resident, or maxParts.
+// parts returns the most key parts of a kernel fn whose blocks each count
+// a part of the keys into a table of their own (the shared-table kernels,
+// the radix sort's histogram): the blocks of it the GPU keeps resident, or
+// maxParts.
 func (s *Sorter) parts(fn runtime.Function) int {
 	if s.mostParts > 0 {
 		return s.mostParts

@@ -337,7 +337,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if err != nil {
 		return err
 	}
-	parts := min(ceilDiv(n, shape.Tile()), kernels.RadixHistogramParts)
+	parts := min(ceilDiv(n, shape.Tile()), s.parts(histogram), kernels.RadixHistogramParts)
 	if err := s.launch(histogram, j.keys, hist, plans, done, uint32(j.begin), uint32(j.end), uint32(parts), uint32(passes),
 		inPlaceWord); err != nil {
 		return err

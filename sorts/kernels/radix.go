@@ -188,6 +188,11 @@ var radixShapes = []struct {
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 }
 
+// radixHistogramBatch is the number of keys a thread of
+// RadixHistogramKernel loads before counting their digits, so that their
+// loads are in flight together.
+const radixHistogramBatch = 8
+
 // RadixHistogramParts is the most blocks RadixHistogramKernel is launched
 // with: about as many as a GPU keeps resident, so that the blocks' counts
 // reach global memory with few atomics.
@@ -305,8 +310,10 @@ func withBits[K Key](wide func() *dsl.Kernel, narrow func() *dsl.Kernel) *dsl.Ke
 // each pass and one for the copy after the last, passes+1 words), done
 // (InOut: one word, zero), begin and end (the bits sorted, 0 <= begin <
 // end <= K's bits), parts, the number of blocks the host launches (at
-// most RadixHistogramParts): block b counts the b-th of parts equal runs
-// of the keys, passes (the number of passes) and inPlace
+// most RadixHistogramParts): block b counts the keys b×threads + j×parts×
+// threads + its threads' indices, several a thread at once (so that every
+// step of a block reads consecutive keys, and a thread's loads are in
+// flight together), passes (the number of passes) and inPlace
 // (RadixAllInPlace when the output of the keys is their input and, for
 // Pairs, that of the values is theirs; RadixSomeInPlace when only one of
 // them is; else 0).
@@ -347,23 +354,23 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValu
 			b.ForAll(dsl.N(uint32(passes*digits)), func(t *dsl.Thread, i dsl.U32) { table.Store(t, i, dsl.N(0)) })
 			b.Sync()
 			n := keys.Len()
-			// The part's keys: a run of a multiple of threads keys.
-			per := dsl.Let(b, dsl.CeilDiv(dsl.CeilDiv(n, parts), dsl.N(uint32(threads))).Mul(dsl.N(uint32(threads))))
-			first := dsl.Let(b, part.Mul(per.Exp))
 			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
-				t.For(per.Div(dsl.N(uint32(threads))), func(t *dsl.Thread, j dsl.U32) {
-					i := dsl.Let(t, first.Add(j.Mul(dsl.N(uint32(threads)))).Add(tid))
-					t.If(i.Lt(n), func(t *dsl.Thread) {
-						u := dsl.Let(t, kb.load(keys.At(i.Exp)))
-						for p := range passes {
-							shift := dsl.Let(t, begin.Add(dsl.N(uint32(p*shape.Bits))))
-							t.If(shift.Lt(end), func(t *dsl.Thread) {
-								width := end.Sub(shift.Exp).Min(dsl.N(uint32(shape.Bits)))
-								d := digit(u.Exp, shift.Exp, width)
-								table.Atomic(t, dsl.AtomicAdd, d.Add(dsl.N(uint32(p*digits))), dsl.N(1))
-							})
-						}
-					})
+				// Pass p counts the digit of width widths[p] at shifts[p],
+				// when that shift is below end.
+				shifts, widths := make([]dsl.U32, passes), make([]dsl.U32, passes)
+				for p := range passes {
+					shifts[p] = dsl.Let(t, begin.Add(dsl.N(uint32(p*shape.Bits)))).Exp
+					widths[p] = dsl.Let(t, end.Sub(shifts[p]).Min(dsl.N(uint32(shape.Bits)))).Exp
+				}
+				bits := arrays.Map(arrays.FromArray(keys), kb.load)
+				first, stride := part.Mul(dsl.N(uint32(threads))).Add(tid), parts.Mul(dsl.N(uint32(threads)))
+				arrays.EachStrided(t, bits, first, stride, radixHistogramBatch, func(t *dsl.Thread, _ dsl.U32, u dsl.Exp[U]) {
+					for p := range passes {
+						t.If(shifts[p].Lt(end), func(t *dsl.Thread) {
+							d := digit(u, shifts[p], widths[p])
+							table.Atomic(t, dsl.AtomicAdd, d.Add(dsl.N(uint32(p*digits))), dsl.N(1))
+						})
+					}
 				})
 			})
 			b.Sync()
