@@ -120,29 +120,28 @@ func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) error {
 	n := keys.Len()
 	tiles := ceilDiv(n, kernels.TileSize)
-	needs := []need{{&s.sc.hist, bins}, {&s.sc.pos, bins + 1}, {&s.sc.starts, tiles + 1}, {&s.sc.bad, 1}}
+	// hist holds the counts and the bad flag after them, so that one
+	// memset clears both.
+	needs := []need{{&s.sc.hist, bins + 1}, {&s.sc.pos, bins + 1}, {&s.sc.starts, tiles + 1}}
 	needs = append(needs, s.histogramNeeds(bins, n)...)
 	needs = append(needs, s.scanNeeds(bins, false)...)
 	if err := s.reserve(request{op: "counting sort", keys: n, values: bins, written: max(bins+1, n)}, needs...); err != nil {
 		return err
 	}
-	hist, err := take(s.sc.hist, bins)
+	table, err := take(s.sc.hist, bins+1)
 	if err != nil {
 		return err
 	}
+	if err := table.Fill(0); err != nil {
+		return err
+	}
+	hist, bad := table.View(0, bins), table.View(bins, 1)
 	pos, err := take(s.sc.pos, bins+1)
 	if err != nil {
 		return err
 	}
 	starts, err := take(s.sc.starts, tiles+1)
 	if err != nil {
-		return err
-	}
-	bad, err := s.clearedFlag()
-	if err != nil {
-		return err
-	}
-	if err := hist.Fill(0); err != nil {
 		return err
 	}
 	// A key out of range is not counted, so the positions stay inside out:
