@@ -23,8 +23,10 @@ func TestWarpTotalsGPU(t *testing.T) {
 					t.Error("GPU: " + msg)
 				}
 				blocks := (n + threads - 1) / threads
+				warps := blocks * threads / ir.WarpSize
+				// The outputs: scan, warps, totals and before.
 				sameOnBoth(t, gpu, func() *dsl.Kernel { return warpTotalsKernel(o, threads) },
-					fmt.Sprintf("%s, %d elements, %d threads", o.name, n, threads), xs, n, blocks*threads/ir.WarpSize, blocks)
+					fmt.Sprintf("%s, %d elements, %d threads", o.name, n, threads), xs, n, warps, blocks, warps)
 			}
 		}
 	}
