@@ -118,6 +118,16 @@ func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 // fastCountingSort is counting sort by shared histogram, scan and tile
 // reconstruct, on checked arguments.
 func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) error {
+	bad, err := s.enqueueCountingSort(out, keys, lo, bins)
+	if err != nil {
+		return err
+	}
+	return checkFlag(bad, lo, bins)
+}
+
+// enqueueCountingSort enqueues fastCountingSort's launches and returns the
+// flag they set when a key lies outside the range, unread.
+func (s *Sorter) enqueueCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) (*runtime.Buffer[uint32], error) {
 	n := keys.Len()
 	tiles := ceilDiv(n, kernels.TileSize)
 	// hist holds the counts and the bad flag after them, so that one
@@ -126,39 +136,39 @@ func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, 
 	needs = append(needs, s.histogramNeeds(bins, n)...)
 	needs = append(needs, s.scanNeeds(bins, false)...)
 	if err := s.reserve(request{op: "counting sort", keys: n, values: bins, written: max(bins+1, n)}, needs...); err != nil {
-		return err
+		return nil, err
 	}
 	table, err := take(s.sc.hist, bins+1)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := table.Fill(0); err != nil {
-		return err
+		return nil, err
 	}
 	hist, bad := table.View(0, bins), table.View(bins, 1)
 	pos, err := take(s.sc.pos, bins+1)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	starts, err := take(s.sc.starts, tiles+1)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// A key out of range is not counted, so the positions stay inside out:
 	// the flag is read once, at the end.
 	if err := s.sharedHistogram(hist, keys, lo, bad); err != nil {
-		return err
+		return nil, err
 	}
 	if err := s.exclusiveScan(pos, hist, false); err != nil {
-		return err
+		return nil, err
 	}
 	if err := s.launch(s.fn.tileStarts, pos, starts); err != nil {
-		return err
+		return nil, err
 	}
 	if err := s.launch(s.fn.reconstructTiles, pos, starts, lo, out); err != nil {
-		return err
+		return nil, err
 	}
-	return checkFlag(bad, lo, bins)
+	return bad, nil
 }
 
 // bitsToKeys writes to out the values whose bits are set in set, from lo

@@ -91,7 +91,7 @@ func TestGPURadixShapes(t *testing.T) {
 		}
 		timeRadixShapes(t, g, s, tm, keys, size.shapes)
 		if size.n == 1<<25 {
-			timePairsShapes(t, g, s, tm, keys, radixPairsShapeCandidates)
+			timePairsShapes[uint32, uint32](t, g, s, tm, keys, radixPairsShapeCandidates)
 			wide := make([]uint64, size.n)
 			for i := range wide {
 				wide[i] = r.Uint64()
@@ -107,29 +107,35 @@ func TestGPURadixShapes(t *testing.T) {
 }
 
 // timePairsShapes checks and times SortPairs of keys with their positions
-// as values with each of shapes.
-func timePairsShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []uint32, shapes [][5]int) {
-	values := make([]uint32, len(keys))
+// (as values of type V) with each of shapes.
+func timePairsShapes[K, V uint32 | uint64](t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, keys []K,
+	shapes [][5]int) {
+	values := make([]V, len(keys))
 	for i := range values {
-		values[i] = uint32(i)
+		values[i] = V(i)
 	}
 	want := slices.Clone(values)
-	slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(keys[a], keys[b]) })
-	var bufs []interface{ Free() error }
-	defer func() {
-		for _, b := range bufs {
-			b.Free()
-		}
-	}()
-	buffer := func(xs []uint32) *runtime.Buffer[uint32] {
-		b, err := runtime.FromSlice(g, xs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bufs = append(bufs, b)
-		return b
+	slices.SortStableFunc(want, func(a, b V) int { return cmp.Compare(keys[a], keys[b]) })
+	in, err := runtime.FromSlice(g, keys)
+	if err != nil {
+		t.Fatal(err)
 	}
-	in, vin, out, vout := buffer(keys), buffer(values), buffer(make([]uint32, len(keys))), buffer(make([]uint32, len(keys)))
+	defer in.Free()
+	out, err := runtime.Alloc[K](g, len(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	vin, err := runtime.FromSlice(g, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vin.Free()
+	vout, err := runtime.Alloc[V](g, len(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vout.Free()
 	for _, c := range shapes {
 		s.SetRadixShape(shapeOf(c))
 		run := func() error { return sorts.SortPairs(s, out, vout, in, vin) }
@@ -141,10 +147,38 @@ func timePairsShapes(t *testing.T, g runtime.Device, s *sorts.Sorter, tm timer, 
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, want) {
-			t.Fatalf("pairs, shape %v: the values are not those of a stable sort by key", c)
+			t.Fatalf("pairs of %T keys and %T values, shape %v: the values are not those of a stable sort by key",
+				keys[0], values[0], c)
 		}
-		t.Logf("pairs %d keys shape %dx%d/%d/window%d/blocks%d median_ms %.4f", len(keys), c[0], c[1], c[2], c[3], c[4], tm.median(t, run))
+		t.Logf("pairs %d keys of %T with %T values shape %dx%d/%d/window%d/blocks%d median_ms %.4f", len(keys), keys[0],
+			values[0], c[0], c[1], c[2], c[3], c[4], tm.median(t, run))
 	}
+}
+
+// radixWidePairsShapeCandidates are the shapes TestGPURadixPairsShapes
+// times for pairs with a 64-bit key or value (or both) at 2^25 keys.
+var radixWidePairsShapeCandidates = [][5]int{
+	{512, 8, 8, 4, 2}, {512, 10, 8, 4, 2}, {512, 12, 8, 4, 2}, {384, 12, 8, 4, 2}, {384, 14, 8, 4, 2},
+	{256, 16, 8, 4, 3}, {448, 10, 8, 4, 2}, {512, 6, 8, 4, 2},
+}
+
+// TestGPURadixPairsShapes times, on the GPU and only with -radixshapes,
+// SortPairs of 2^25 fresh random keys with their positions as values, for
+// uint64 keys with uint32 values, uint32 keys with uint64 values and
+// uint64 keys with uint64 values, with each of
+// radixWidePairsShapeCandidates, each result first checked against Go's
+// stable sort. It logs a line per shape as TestGPURadixShapes does and
+// asserts nothing of the times.
+func TestGPURadixPairsShapes(t *testing.T) {
+	g, r, s, tm := forTiming(t, "the radix sort's shapes for pairs with 64-bit keys or values", 31)
+	const n = 1 << 25
+	narrow, wide := make([]uint32, n), make([]uint64, n)
+	for i := range n {
+		narrow[i], wide[i] = r.Uint32(), r.Uint64()
+	}
+	timePairsShapes[uint64, uint32](t, g, s, tm, wide, radixWidePairsShapeCandidates)
+	timePairsShapes[uint32, uint64](t, g, s, tm, narrow, radixWidePairsShapeCandidates)
+	timePairsShapes[uint64, uint64](t, g, s, tm, wide, radixWidePairsShapeCandidates)
 }
 
 // timeRadixShapes checks and times RadixSort of keys with each of shapes.

@@ -164,7 +164,7 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // values (at most valueBytes) and the number of keys (up to upTo; 0: any).
 // The threads hold their keys, ranks and values in registers, so that the
 // wider they are the fewer each thread holds; every shape asks for two
-// blocks of 512 threads per multiprocessor (64 K registers: 64 each).
+// blocks per multiprocessor (64 K registers: 64 each in blocks of 512).
 // Measured on an H200 (TestGPURadixShapes, 2^25 random keys over their
 // bits, host included): uint32 keys 512×18 0.871 ms, 512×16 0.888, 384×20
 // 0.922, 256×16 (three blocks) 0.969, 512×24 1.152 (spilling); pairs of
@@ -172,9 +172,11 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // keys 512×12 2.191, 384×16 2.219, 512×16 2.564, 256×16 (three blocks)
 // 2.626. Small sorts take smaller tiles, which give the GPU more blocks:
 // 2^16 keys 256×8 0.048 ms against 0.059 for 512×16; 2^20 keys 512×8
-// 0.074 against 0.078. The rows for 64-bit values and 64-bit keys with
-// values were not measured: they hold fewer keys per thread, to leave
-// registers to the values.
+// 0.074 against 0.078. Pairs with a 64-bit key or value
+// (TestGPURadixPairsShapes, 2^25 keys): uint64 keys with uint32 values
+// 384×12 2.980 ms, 448×10 3.004, 512×12 3.019, 512×8 3.145; uint64 keys
+// and values 384×12 3.497, 448×10 3.533, 512×8 3.626; uint32 keys with
+// uint64 values 384×14 1.415, 512×12 1.419, 384×12 1.489, 512×8 1.564.
 var radixShapes = []struct {
 	keyBytes, valueBytes, upTo int
 	shape                      RadixShape
@@ -185,7 +187,7 @@ var radixShapes = []struct {
 	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 16, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 }
 
 // radixHistogramBatch is the number of keys a thread of
