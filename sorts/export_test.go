@@ -1,9 +1,6 @@
 package sorts
 
-import (
-	"github.com/obsidian-go/obsidian/runtime"
-	"github.com/obsidian-go/obsidian/sorts/kernels"
-)
+import "github.com/obsidian-go/obsidian/sorts/kernels"
 
 // SetWide sets the Sorter's strategy for tables too wide for shared
 // memory and for the reconstruct from a bitset (see wideStrategy), so that
@@ -71,22 +68,4 @@ func (s *Sorter) SetMostParts(parts int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.mostParts = parts
-}
-
-// CountingSortEnqueued enqueues CountingSort's launches on checked
-// arguments and returns without reading back the flag of keys outside
-// the range, so that the tests can time the read back apart.
-func (s *Sorter) CountingSortEnqueued(out, keys *runtime.Buffer[uint32], lo, hi uint32) error {
-	_, err := s.locked(func() (int, error) {
-		bins, err := checkRange(lo, hi)
-		if err == nil {
-			err = s.checkSortBuffers(out, keys)
-		}
-		if err != nil || keys.Len() == 0 {
-			return 0, err
-		}
-		_, err = s.enqueueCountingSort(out, keys, lo, bins)
-		return 0, err
-	})
-	return err
 }

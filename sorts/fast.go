@@ -118,16 +118,17 @@ func (s *Sorter) sharedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 // fastCountingSort is counting sort by shared histogram, scan and tile
 // reconstruct, on checked arguments.
 func (s *Sorter) fastCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) error {
-	bad, err := s.enqueueCountingSort(out, keys, lo, bins)
+	bad, err := s.enqueueCountingSort(out, keys, lo, bins, nil)
 	if err != nil {
 		return err
 	}
 	return checkFlag(bad, lo, bins)
 }
 
-// enqueueCountingSort enqueues fastCountingSort's launches and returns the
-// flag they set when a key lies outside the range, unread.
-func (s *Sorter) enqueueCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int) (*runtime.Buffer[uint32], error) {
+// enqueueCountingSort enqueues fastCountingSort's launches. A key outside
+// the range sets flag[0], or, for a nil flag, a word cleared with the
+// counts; it returns the flag set, unread.
+func (s *Sorter) enqueueCountingSort(out, keys *runtime.Buffer[uint32], lo uint32, bins int, flag *runtime.Buffer[uint32]) (*runtime.Buffer[uint32], error) {
 	n := keys.Len()
 	tiles := ceilDiv(n, kernels.TileSize)
 	// hist holds the counts and the bad flag after them, so that one
@@ -146,6 +147,9 @@ func (s *Sorter) enqueueCountingSort(out, keys *runtime.Buffer[uint32], lo uint3
 		return nil, err
 	}
 	hist, bad := table.View(0, bins), table.View(bins, 1)
+	if flag != nil {
+		bad = flag
+	}
 	pos, err := take(s.sc.pos, bins+1)
 	if err != nil {
 		return nil, err

@@ -70,6 +70,9 @@ type Sorter struct {
 	mostParts int
 	// radixLookBack is the state of the radix sort's look-back words.
 	radixLookBack lookBackState
+	// enqueued holds the range checks EnqueueCountingSort left on the
+	// device for Wait.
+	enqueued enqueuedChecks
 }
 
 // propertiesOf returns what dev says of itself (runtime.Properties), or
@@ -179,7 +182,7 @@ func (s *Sorter) loadOne(l kernelLoad) error {
 func (s *Sorter) Close() error {
 	_, err := s.locked(func() (int, error) {
 		s.closed = true
-		return 0, s.sc.release()
+		return 0, errors.Join(s.sc.release(), s.enqueued.release())
 	})
 	if errors.Is(err, ErrClosed) {
 		return nil

@@ -2,8 +2,10 @@ package sorts_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -71,6 +73,15 @@ func checkAll(t *testing.T, dev runtime.Device, cases, maxN int, opts ...sorts.O
 		want := slices.Sorted(slices.Values(in.keys))
 		return slices.Equal(got, want) || len(got) == 0 && len(want) == 0, err
 	}, inputs))
+	props.Property("enqueued counting sort equals slices.Sort, and Wait finds no key out of range", prop.ForAll(
+		func(in input) (bool, error) {
+			got, err := enqueuedSort(dev, s, in.keys, in.lo, in.lo+in.span)
+			if err == nil {
+				err = s.Wait()
+			}
+			want := slices.Sorted(slices.Values(in.keys))
+			return slices.Equal(got, want) || len(got) == 0 && len(want) == 0, err
+		}, inputs))
 	props.Property("occurrence sort equals sorted and deduplicated", prop.ForAll(func(in input) (bool, error) {
 		got, err := s.SortUniqueRange(in.keys, in.lo, in.lo+in.span)
 		want := uniqueSorted(in.keys)
@@ -126,6 +137,36 @@ func checkAll(t *testing.T, dev runtime.Device, cases, maxN int, opts ...sorts.O
 	props.TestingRun(t)
 }
 
+// enqueuedSort sorts keys with EnqueueCountingSort into the middle of a
+// device buffer with guard words on both sides, and returns what it wrote
+// there once the guards are found intact.
+func enqueuedSort(dev runtime.Device, s *sorts.Sorter, keys []uint32, lo, hi uint32) ([]uint32, error) {
+	const guards, guard = 5, 0xDEADBEEF
+	in, err := runtime.FromSlice(dev, keys)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Free()
+	outer, err := runtime.FromSlice(dev, slices.Repeat([]uint32{guard}, len(keys)+2*guards))
+	if err != nil {
+		return nil, err
+	}
+	defer outer.Free()
+	if err := s.EnqueueCountingSort(outer.View(guards, len(keys)), in, lo, hi); err != nil {
+		return nil, err
+	}
+	all, err := outer.ToSlice()
+	if err != nil {
+		return nil, err
+	}
+	for i, w := range append(all[:guards:guards], all[guards+len(keys):]...) {
+		if w != guard {
+			return nil, fmt.Errorf("enqueued counting sort of %d keys in [%d, %d) wrote guard word %d outside its output", len(keys), lo, hi, i)
+		}
+	}
+	return all[guards : guards+len(keys)], nil
+}
+
 // checkOutOfRange gives a key at hi, past the range, and checks every
 // function that takes a range reports it, on a Sorter made with opts.
 func checkOutOfRange(t *testing.T, dev runtime.Device, n int, opts ...sorts.Option) {
@@ -143,6 +184,17 @@ func checkOutOfRange(t *testing.T, dev runtime.Device, n int, opts ...sorts.Opti
 		}
 		if _, err := s.SortUniqueRange(keys, lo, lo+256); !errors.Is(err, sorts.ErrKeyOutOfRange) {
 			t.Errorf("occurrence sort of a key at hi: got %v, want ErrKeyOutOfRange", err)
+		}
+		// Enqueued, the sort reports nothing, and the next Wait reports it
+		// once; the one after that reports the sorts after it alone.
+		if _, err := enqueuedSort(dev, s, keys, lo, lo+256); err != nil {
+			t.Errorf("enqueued counting sort of a key at hi: got %v, want no error before Wait", err)
+		}
+		if err := s.Wait(); !errors.Is(err, sorts.ErrKeyOutOfRange) || !strings.Contains(err.Error(), fmt.Sprintf("[%d, %d)", lo, lo+256)) {
+			t.Errorf("Wait after an enqueued counting sort of a key at hi: got %v, want ErrKeyOutOfRange naming the range", err)
+		}
+		if err := s.Wait(); err != nil {
+			t.Errorf("a second Wait: got %v, want nil", err)
 		}
 		if lo > 0 {
 			keys[r.IntN(n)] = lo - 1 // below lo

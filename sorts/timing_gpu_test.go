@@ -162,9 +162,8 @@ func (tr *timingRun) methods() []timingMethod {
 	return []timingMethod{
 		{"counting", false, func(hi uint32) (int, error) { return timingN, s.CountingSort(out, keys, 0, hi) }},
 		{"counting_paper", false, func(hi uint32) (int, error) { return timingN, s.PaperCountingSort(out, keys, 0, hi) }},
-		// counting sort's launches alone: the flag of keys out of range
-		// is not read back.
-		{"counting_enqueued", false, func(hi uint32) (int, error) { return timingN, s.CountingSortEnqueued(out, keys, 0, hi) }},
+		// counting sort without the read back of its range check.
+		{"counting_enqueued", false, func(hi uint32) (int, error) { return timingN, s.EnqueueCountingSort(out, keys, 0, hi) }},
 		{"occurrence", true, func(hi uint32) (int, error) { return s.OccurrenceSort(out, keys, 0, hi) }},
 		{"occurrence_paper", true, func(hi uint32) (int, error) { return s.PaperOccurrenceSort(out, keys, 0, hi) }},
 		{"histogram_only", false, func(hi uint32) (int, error) { return -1, s.Histogram(tr.bins.View(0, int(hi)), keys, 0) }},

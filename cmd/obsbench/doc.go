@@ -40,7 +40,9 @@
 // accepts its range (and, with -method, whose name matches the regular
 // expression; the baseline still runs whole; methods for distinct keys
 // only get the distributions of distinct keys). Today: Sorter.CountingSort
-// (obs_counting) and Sorter.OccurrenceSort (obs_occurrence), told the
+// (obs_counting), Sorter.EnqueueCountingSort (obs_counting_enqueued: the
+// same without reading back the range check) and Sorter.OccurrenceSort
+// (obs_occurrence), told the
 // range [lo, max+1) and taking ranges of at most sorts.MaxBins values, the
 // paper's kernels of both (obs_counting_paper, obs_occurrence_paper),
 // scan.ExclusiveSum's single pass over the uint32 keys (obs_scan), the

@@ -97,6 +97,22 @@ var ourMethods = append([]method{
 		check: checkSorted[uint32],
 	},
 	&sortMethod[uint32]{
+		name:    obsCountingEnqueued,
+		against: cubRadixBits,
+		accepts: countingRange,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			lo, hi := rangeOf(c)
+			return c.keys.Len(), s.EnqueueCountingSort(c.out, c.keys, lo, hi)
+		},
+		// A key out of range would be missing from the output, which the
+		// check compares with the sorted keys.
+		check: checkSorted[uint32],
+	},
+	&sortMethod[uint32]{
 		name:    obsOccurrence,
 		against: cubSortUnique,
 		accepts: countingRange,

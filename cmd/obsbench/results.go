@@ -20,6 +20,9 @@ const csvHeader = "n,dist,method,median_ms,min_ms,max_ms,runs"
 const (
 	obsCounting   = "obs_counting"
 	obsOccurrence = "obs_occurrence"
+	// Sorter.EnqueueCountingSort: counting sort without the read back of
+	// its range check, which a later Sorter.Wait would make.
+	obsCountingEnqueued = "obs_counting_enqueued"
 	// The paper's pipelines, kept for comparison.
 	obsCountingPaper   = "obs_counting_paper"
 	obsOccurrencePaper = "obs_occurrence_paper"
