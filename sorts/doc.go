@@ -104,12 +104,16 @@
 // keys n and the number of values of their range: up to
 // kernels.BlockSortMaxKeys keys, the radix sort's one-launch sorts (the
 // rank sort or the block sort, as above); up to
-// 2^20 keys, the radix sort; up to 2^25 keys, counting sort for ranges of
-// up to 2^23 values; beyond, counting sort for ranges of up to 2^24 values;
-// the radix sort otherwise. The limits are the table countingLimits, from
-// these medians (milliseconds) of cmd/obsbench on an H200 (docs/bench:
-// radix.csv, and counting.csv for counting sort at 2^25 keys, a later run
-// after its reconstruct became faster), counting sort against the radix
+// 2^21 keys, the radix sort; up to 2^22 keys, counting sort for ranges of
+// 2^9 to 2^12 values and of 2^18 to 2^22; up to 2^23 keys, for ranges of up
+// to 2^15 values and of 2^18 to 2^22; up to 2^25 keys, for ranges of up to
+// 2^23 values; beyond, for ranges of up to 2^24 values; the radix sort
+// otherwise. The limits are the table countingLimits, from these medians
+// (milliseconds) of cmd/obsbench on an H200 (docs/bench: radix.csv,
+// counting.csv for counting sort at 2^25 keys, a later run after its
+// reconstruct became faster, and a run at 2^21 to 2^24 keys over every
+// range of T4 to T24, sorted, reversed, unique and equal keys, after the
+// radix sort's histogram became faster), counting sort against the radix
 // sort told the range's bits, uniform keys unless said:
 //
 //	keys     range  counting  radix
@@ -122,6 +126,21 @@
 //	2^20     2^8    0.056     0.033
 //	2^20     2^20   0.085     0.063
 //	2^20     2^24   0.175     0.063
+//	2^21     2^8    0.048     0.039
+//	2^21     2^12   0.060     0.057
+//	2^21     2^20   0.079     0.078
+//	2^22     2^8    0.055     0.054
+//	2^22     2^12   0.069     0.089
+//	2^22     2^16   0.133     0.093
+//	2^22     2^20   0.101     0.118
+//	2^22     2^23   0.159     0.121
+//	2^23     2^8    0.063     0.086
+//	2^23     2^16   0.158     0.146
+//	2^23     2^20   0.166     0.196
+//	2^23     2^23   0.214     0.198
+//	2^24     2^16   0.180     0.248
+//	2^24     2^23   0.326     0.343
+//	2^24     2^24   0.456     0.344
 //	2^25     2^8    0.129     0.277
 //	2^25     2^16   0.226     0.465
 //	2^25     2^23   0.526     0.658
@@ -143,9 +162,16 @@
 // values and lost at 2^24 (by 4 %); for 2^25 values it won on sorted keys and lost on
 // unique ones, and the table takes the radix sort
 // there, whose worst case is the smaller. At 2^27 keys it won at 2^24
-// values.
-// Between 2^20 and 2^25 keys the crossover was not measured: the table
-// takes the 2^25 row. Ranges wider than those measured go to the radix
+// values. Between them (2^21 to 2^24 keys, counting sort's flag read
+// back included) the crossover moves with the keys and is not one span
+// of ranges: at 2^21 keys counting sort lost nearly everywhere (0.90 to
+// 2.64 times the radix sort's time, T9 alone faster); at 2^22 it won for
+// 2^9 to 2^12 values (0.64 to 0.77) and 2^18 to 2^22 (0.85 to 0.99) and
+// lost at 2^16 and 2^17 (1.44, 1.72), where its table in shared memory
+// takes two slices, and at 2^23 values (1.31); at 2^23 keys it won up to
+// 2^15 values and from 2^18 to 2^22 and lost at 2^16, 2^17 and 2^23 (1.09,
+// 1.22, 1.08); at 2^24 keys it won up to 2^23 values (0.34 to 0.95) and
+// lost at 2^24 (1.33). Ranges wider than those measured go to the radix
 // sort, whose cost does not grow with the range.
 //
 // # The papers' sorts

@@ -44,7 +44,7 @@ func (s *Sorter) SetRankSortWarps(warps int) {
 func (s *Sorter) SetCountingAbove(keys int, upTo uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.costModel = []countingLimit{{keys: keys}, {keys: keys + 1, upTo: upTo}}
+	s.costModel = []countingLimit{{keys: keys}, {keys: keys + 1, wins: []valueSpan{{0, upTo}}}}
 }
 
 // SetRadixEpoch makes the radix sort's next pass take look-back epoch e

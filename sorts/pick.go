@@ -18,26 +18,33 @@ const (
 )
 
 // countingLimit is a row of the cost model: for up to keys keys, counting
-// sort is faster than the radix sort for ranges of more than above and up
-// to upTo values (for none when upTo is 0).
+// sort is faster than the radix sort for ranges whose number of values
+// lies in one of the spans wins (none when wins is empty).
 type countingLimit struct {
-	keys        int
-	above, upTo uint64
+	keys int
+	wins []valueSpan
 }
+
+// valueSpan is a span of range sizes: more than above values, up to upTo.
+type valueSpan struct{ above, upTo uint64 }
 
 // countingLimits is the cost model's table, from the medians of cmd/obsbench
 // on an H200 (counting sort against the radix sort told the range's bits;
 // uniform keys of ranges 2^4..2^24, all keys equal, sorted and unique keys;
-// 2^16, 1000003, 2^20, 2^25 and 2^27 keys; see the package documentation):
-// rows in increasing keys; past the last row, the last row's ranges. Up to
-// 2^20 keys the radix sort, which reads nothing back, was faster for every
-// range; at 2^25 keys counting sort was faster up to 2^23 values and at
-// 2^27 keys up to 2^24. Wider ranges go to the radix sort, whose cost does
-// not grow with the range.
+// 2^16, 1000003, 2^20, 2^21 to 2^25 and 2^27 keys; see the package
+// documentation): rows in increasing keys; past the last row, the last
+// row's spans. Up to 2^21 keys the radix sort, which reads nothing back,
+// was faster for nearly every range; from 2^22 keys counting sort wins,
+// first for ranges of 2^9 to 2^12 values and of 2^18 to 2^22, then for
+// more of them as the keys grow; the ranges of 2^16 and 2^17 values (a
+// table in shared memory in slices) join at 2^24 keys. Wider ranges go to
+// the radix sort, whose cost does not grow with the range.
 var countingLimits = []countingLimit{
-	{keys: 1 << 20},
-	{keys: 1 << 25, upTo: 1 << 23},
-	{keys: 1 << 27, upTo: 1 << 24},
+	{keys: 1 << 21},
+	{keys: 1 << 22, wins: []valueSpan{{1 << 8, 1 << 12}, {1 << 17, 1 << 22}}},
+	{keys: 1 << 23, wins: []valueSpan{{0, 1 << 15}, {1 << 17, 1 << 22}}},
+	{keys: 1 << 25, wins: []valueSpan{{0, 1 << 23}}},
+	{keys: 1 << 27, wins: []valueSpan{{0, 1 << 24}}},
 }
 
 // pick returns the algorithm the cost model predicts fastest for n keys
@@ -60,8 +67,10 @@ func (s *Sorter) pick(n int, bins uint64) algorithm {
 			break
 		}
 	}
-	if bins > row.above && bins <= row.upTo {
-		return countingAlgorithm
+	for _, w := range row.wins {
+		if bins > w.above && bins <= w.upTo {
+			return countingAlgorithm
+		}
 	}
 	return radixAlgorithm
 }

@@ -74,9 +74,10 @@ func TestSortKeysPicksEveryAlgorithm(t *testing.T) {
 }
 
 // TestCostModelTable checks the cost model's choices at its table's edges:
-// the block sort for few keys, the radix sort up to 2^20 keys, counting
-// sort inside each row's ranges, the radix sort outside them and for
-// ranges past MaxBins whatever the number of keys.
+// the block sort for few keys, the radix sort up to 2^21 keys, counting
+// sort inside each of a row's spans of ranges, the radix sort outside them
+// (between the spans too) and for ranges past MaxBins whatever the number
+// of keys.
 func TestCostModelTable(t *testing.T) {
 	s, err := sorts.New(runtime.CPU())
 	if err != nil {
@@ -91,7 +92,12 @@ func TestCostModelTable(t *testing.T) {
 		{1, 1 << 32, "block"}, {kernels.BlockSortMaxKeys, 1 << 32, "block"}, {kernels.BlockSortMaxKeys + 1, 16, "radix"},
 		{1 << 16, 1 << 20, "radix"},
 		{1<<16 + 1, 1 << 16, "radix"}, {1 << 20, 1 << 23, "radix"}, {1 << 20, 16, "radix"},
-		{1<<20 + 1, 16, "counting"}, {1 << 25, 1 << 16, "counting"}, {1 << 25, 1 << 30, "radix"},
+		{1<<20 + 1, 16, "radix"}, {1 << 21, 1 << 10, "radix"}, {1<<21 + 1, 1 << 8, "radix"},
+		{1<<21 + 1, 1<<8 + 1, "counting"}, {1 << 22, 1 << 12, "counting"}, {1 << 22, 1<<12 + 1, "radix"},
+		{1 << 22, 1 << 17, "radix"}, {1 << 22, 1<<17 + 1, "counting"}, {1 << 22, 1 << 22, "counting"},
+		{1 << 22, 1<<22 + 1, "radix"}, {1<<22 + 1, 16, "counting"}, {1 << 23, 1 << 15, "counting"},
+		{1 << 23, 1 << 16, "radix"}, {1 << 23, 1 << 20, "counting"}, {1 << 23, 1 << 23, "radix"},
+		{1<<23 + 1, 1 << 16, "counting"}, {1 << 25, 1 << 16, "counting"}, {1 << 25, 1 << 30, "radix"},
 		{1 << 30, sorts.MaxBins + 1, "radix"}, {1 << 25, 1 << 23, "counting"}, {1 << 25, 1<<23 + 1, "radix"},
 		{1 << 27, 1 << 24, "counting"}, {1 << 27, 1<<24 + 1, "radix"}, {1 << 28, 1 << 24, "counting"},
 	} {
