@@ -95,7 +95,7 @@ func (s *Sorter) Wait() error {
 		if more := checks.sorts - len(checks.ranges); more > 0 {
 			named += fmt.Sprintf(" and %d more", more)
 		}
-		return 0, fmt.Errorf("sorts: %w: a key of one of the %d counting sorts enqueued since the last Wait, of ranges %s",
+		return 0, fmt.Errorf("sorts: %w of one of the %d counting sorts enqueued since the last Wait (ranges %s)",
 			ErrKeyOutOfRange, checks.sorts, named)
 	})
 	return err

@@ -37,3 +37,41 @@ func Example() {
 	// [0 7 42 503 1000]
 	// true sorts: key outside the declared range [0, 1000)
 }
+
+// Counting sorts of device buffers enqueued one after another, with no
+// wait for the host between them; Wait reports a key outside its sort's
+// range once, for all of them.
+func ExampleSorter_EnqueueCountingSort() {
+	dev := runtime.CPU()
+	s, err := sorts.New(dev)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	keys, err := runtime.FromSlice(dev, []uint32{12, 10, 15, 10, 11})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer keys.Free()
+	out, err := runtime.Alloc[uint32](dev, keys.Len())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer out.Free()
+	fmt.Println(s.EnqueueCountingSort(out, keys, 10, 16)) // every key in [10, 16)
+	fmt.Println(s.EnqueueCountingSort(out, keys, 10, 15)) // 15 is not: known on the device only
+	err = s.Wait()
+	fmt.Println(errors.Is(err, sorts.ErrKeyOutOfRange), err)
+	fmt.Println(s.EnqueueCountingSort(out, keys, 10, 16), s.Wait())
+	sorted, err := out.ToSlice()
+	fmt.Println(sorted, err)
+	// Output:
+	// <nil>
+	// <nil>
+	// true sorts: key outside the declared range of one of the 2 counting sorts enqueued since the last Wait (ranges [10, 16), [10, 15))
+	// <nil> <nil>
+	// [10 10 11 12 15] <nil>
+}
