@@ -105,8 +105,10 @@ func newDeclGraph(files []*sourceFile) *declGraph {
 			case *ast.FuncDecl:
 				u := &decl{file: f, node: d, doc: d.Doc}
 				switch {
-				case d.Recv != nil && len(d.Recv.List) == 1:
-					u.receiver = receiverType(d.Recv.List[0].Type)
+				case d.Recv != nil: // a method, even of a malformed receiver list: never a package-level name
+					if len(d.Recv.List) == 1 {
+						u.receiver = receiverType(d.Recv.List[0].Type)
+					}
 				case d.Name.Name == "init":
 					u.root = true
 				default:
