@@ -15,9 +15,10 @@ import (
 // a grid whose threads start at consecutive firsts and share a stride of
 // the grid's threads reads each step of the loop in coalesced rows.
 //
-// The number of steps is counted before the loop, so no index overflows,
-// whatever the length. A batch below 1 or a constant stride of 0 makes
-// the kernel fail to build, naming the caller's line.
+// The number of steps is counted before the loop, so no element read has
+// an index that overflowed, whatever the length. The stride must be above
+// 0: a constant stride of 0, or a batch below 1, makes the kernel fail to
+// build, naming the caller's line.
 func EachStrided[T dsl.Scalar](t *dsl.Thread, a Pull[T], first, stride dsl.U32, batch int,
 	f func(t *dsl.Thread, i dsl.U32, x dsl.Exp[T])) {
 	if batch < 1 {
