@@ -35,7 +35,7 @@ func newSorters(t *testing.T, dev runtime.Device) map[string]*sorts.Sorter {
 }
 
 // fromSlice returns a buffer holding keys, freed when the test ends.
-func fromSlice(t *testing.T, dev runtime.Device, keys []uint32) *runtime.Buffer[uint32] {
+func fromSlice[T runtime.Scalar](t *testing.T, dev runtime.Device, keys []T) *runtime.Buffer[T] {
 	t.Helper()
 	b, err := runtime.FromSlice(dev, keys)
 	if err != nil {

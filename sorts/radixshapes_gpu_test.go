@@ -116,26 +116,9 @@ func timePairsShapes[K, V uint32 | uint64](t *testing.T, g runtime.Device, s *so
 	}
 	want := slices.Clone(values)
 	slices.SortStableFunc(want, func(a, b V) int { return cmp.Compare(keys[a], keys[b]) })
-	in, err := runtime.FromSlice(g, keys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Free()
-	out, err := runtime.Alloc[K](g, len(keys))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Free()
-	vin, err := runtime.FromSlice(g, values)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vin.Free()
-	vout, err := runtime.Alloc[V](g, len(keys))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vout.Free()
+	// The outputs start as copies of the inputs: their contents before a sort do not matter.
+	in, out := fromSlice(t, g, keys), fromSlice(t, g, keys)
+	vin, vout := fromSlice(t, g, values), fromSlice(t, g, values)
 	for _, c := range shapes {
 		s.SetRadixShape(shapeOf(c))
 		run := func() error { return sorts.SortPairs(s, out, vout, in, vin) }

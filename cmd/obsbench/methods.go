@@ -72,6 +72,26 @@ func countingRange(s span) bool {
 	return s.max < 1<<32-1 && s.width() <= sorts.MaxBins
 }
 
+// countingMethod returns the method name that sorts uint32 keys by sort
+// told their range [lo, max+1), compared with CUB's radix sort told the
+// range's bits.
+func countingMethod(name string, sort func(s *sorts.Sorter, out, keys *runtime.Buffer[uint32], lo, hi uint32) error) *sortMethod[uint32] {
+	return &sortMethod[uint32]{
+		name:    name,
+		against: cubRadixBits,
+		accepts: countingRange,
+		run: func(b *bench, c *call[uint32]) (int, error) {
+			s, err := use(b, openSorter)
+			if err != nil {
+				return 0, err
+			}
+			lo, hi := rangeOf(c)
+			return c.keys.Len(), sort(s, c.out, c.keys, lo, hi)
+		},
+		check: checkSorted[uint32],
+	}
+}
+
 // rangeOf returns the half-open range [lo, hi) the counting sorts are
 // told.
 func rangeOf(c *call[uint32]) (lo, hi uint32) {
@@ -82,36 +102,10 @@ func rangeOf(c *call[uint32]) (lo, hi uint32) {
 // one entry: its name, its rival, which keys it takes, how to run it
 // (opening what it needs with use) and how its result is checked.
 var ourMethods = append([]method{
-	&sortMethod[uint32]{
-		name:    obsCounting,
-		against: cubRadixBits,
-		accepts: countingRange,
-		run: func(b *bench, c *call[uint32]) (int, error) {
-			s, err := use(b, openSorter)
-			if err != nil {
-				return 0, err
-			}
-			lo, hi := rangeOf(c)
-			return c.keys.Len(), s.CountingSort(c.out, c.keys, lo, hi)
-		},
-		check: checkSorted[uint32],
-	},
-	&sortMethod[uint32]{
-		name:    obsCountingEnqueued,
-		against: cubRadixBits,
-		accepts: countingRange,
-		run: func(b *bench, c *call[uint32]) (int, error) {
-			s, err := use(b, openSorter)
-			if err != nil {
-				return 0, err
-			}
-			lo, hi := rangeOf(c)
-			return c.keys.Len(), s.EnqueueCountingSort(c.out, c.keys, lo, hi)
-		},
-		// A key out of range would be missing from the output, which the
-		// check compares with the sorted keys.
-		check: checkSorted[uint32],
-	},
+	countingMethod(obsCounting, (*sorts.Sorter).CountingSort),
+	// A key out of range would be missing from the output, which the check
+	// compares with the sorted keys.
+	countingMethod(obsCountingEnqueued, (*sorts.Sorter).EnqueueCountingSort),
 	&sortMethod[uint32]{
 		name:    obsOccurrence,
 		against: cubSortUnique,
