@@ -28,6 +28,11 @@ import (
 // unchanged, stall a worker.
 const stallSteps = 1 << 16
 
+// yield lets other goroutines run, the block waited for among them, where
+// workers outnumber cores. Tests replace it to run another worker's steps
+// at that point.
+var yield = goruntime.Gosched
+
 // waits reports whether the loop s is a wait loop: its condition or body
 // makes an atomic Load.
 func waits(s *ir.While) bool {
@@ -64,12 +69,20 @@ func (m *machine) stillWaiting(pos ir.Pos) bool {
 		return true
 	}
 	w.steps += stepBatch
-	goruntime.Gosched() // let the block waited for run, where workers outnumber cores
+	yield()
 	if w.steps >= stallSteps && !w.stalled {
 		w.stalled = true
 		r.stalled.Add(1)
 	}
 	if !w.stalled || r.stalled.Load() < r.running.Load() {
+		return true
+	}
+	// A block that changed global memory after the count was read, and
+	// has ended since, no longer counts as running: its change is seen
+	// now (it made the change before it ended), and ends the stall.
+	if now := r.changes.Load(); now != w.seen {
+		m.unstall()
+		w.seen, w.steps = now, 0
 		return true
 	}
 	m.report(true, pos, "deadlock", "loop waits for ever: it reads memory with AtomicLoad, and every running "+

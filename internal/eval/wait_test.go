@@ -117,3 +117,29 @@ func launchWithin(t *testing.T, limit time.Duration, k *ir.Kernel, cfg Config, a
 		return nil
 	}
 }
+
+// TestAWaitWhoseBlockEndsMeanwhileGoesOn checks the moment a flaky run
+// once hit: while a worker yields in its wait loop, the block it waits for
+// publishes its value and ends, so that the stalled workers then number
+// the running ones. The publish must end the stall, not be reported as a
+// wait that nothing can end.
+func TestAWaitWhoseBlockEndsMeanwhileGoesOn(t *testing.T) {
+	m := &machine{run: &run{}, seen: map[string]int{}}
+	m.run.running.Store(2) // this worker's block and the one it waits for
+	m.wait = waitState{active: true, steps: stallSteps - stepBatch}
+	saved := yield
+	defer func() { yield = saved }()
+	yield = func() {
+		m.run.changes.Add(1)  // the other block publishes
+		m.run.running.Add(-1) // and ends
+	}
+	if !m.stillWaiting(at(710)) {
+		t.Fatalf("the wait was reported as one that cannot end: %v", m.findings)
+	}
+	if got := m.run.stalled.Load(); got != 0 {
+		t.Errorf("%d workers stalled after the publish, want 0", got)
+	}
+	if m.wait.stalled || m.wait.steps != 0 || m.wait.seen != 1 {
+		t.Errorf("wait state %+v, want the publish seen and the steps counted again", m.wait)
+	}
+}
