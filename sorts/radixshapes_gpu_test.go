@@ -35,8 +35,8 @@ var radixShapeCandidates = [][5]int{
 // three tile-sized arrays in shared memory, so that smaller tiles let more
 // blocks share a multiprocessor.
 var radixPairsShapeCandidates = [][5]int{
-	{384, 20, 8, 4, 2}, {512, 16, 8, 4, 2}, {512, 20, 8, 4, 2}, {448, 16, 8, 4, 2}, {640, 16, 8, 4, 2},
-	{768, 12, 8, 4, 2}, {512, 12, 8, 4, 2},
+	{512, 18, 8, 4, 2}, {384, 20, 8, 4, 2}, {384, 22, 8, 4, 2}, {512, 16, 8, 4, 2}, {512, 20, 8, 4, 2},
+	{448, 16, 8, 4, 2}, {448, 18, 8, 4, 2}, {640, 16, 8, 4, 2}, {768, 12, 8, 4, 2}, {512, 12, 8, 4, 2},
 }
 
 // radixFloatShapeCandidates are the shapes TestGPURadixShapes times for

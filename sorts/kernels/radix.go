@@ -168,9 +168,12 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // Measured on an H200 (TestGPURadixShapes, 2^25 random keys over their
 // bits, host included): uint32 keys 512×18 0.871 ms, 512×16 0.888, 384×20
 // 0.922, 256×16 (three blocks) 0.969, 512×24 1.152 (spilling); pairs of
-// uint32 keys and values 512×16 1.126, 384×20 1.164, 512×20 1.556; uint64
-// keys 512×12 2.191, 384×16 2.219, 512×16 2.564, 256×16 (three blocks)
-// 2.626. Small sorts take smaller tiles, which give the GPU more blocks:
+// uint32 keys and values 512×18 1.050 and 1.058 in two rounds, 448×18
+// 1.068 and 1.068, 384×22 1.090 and 1.092, 384×23 1.094 and 1.096,
+// 512×16 1.095 to 1.130 in four, 384×20 1.105 and 1.106, 512×20 1.556
+// (so that keys alone and with 32-bit values take one shape); uint64 keys
+// 512×12 2.191, 384×16 2.219, 512×16 2.564, 256×16 (three blocks) 2.626.
+// Small sorts take smaller tiles, which give the GPU more blocks:
 // 2^16 keys 256×8 0.048 ms against 0.059 for 512×16; 2^20 keys 512×8
 // 0.074 against 0.078. Pairs with a 64-bit key or value
 // (TestGPURadixPairsShapes, 2^25 keys): uint64 keys with uint32 values
@@ -183,8 +186,7 @@ var radixShapes = []struct {
 }{
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 16, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits}},
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 16, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
