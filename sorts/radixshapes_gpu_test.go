@@ -49,8 +49,8 @@ var radixFloatShapeCandidates = [][5]int{
 // radixWideShapeCandidates are the shapes TestGPURadixShapes times for
 // uint64 keys at 2^25 keys.
 var radixWideShapeCandidates = [][5]int{
-	{384, 12, 8, 4, 2}, {384, 14, 8, 4, 2}, {384, 16, 8, 4, 2}, {512, 12, 8, 4, 2}, {512, 10, 8, 4, 2},
-	{256, 16, 8, 4, 3}, {448, 12, 8, 4, 2}, {640, 10, 8, 4, 2}, {512, 16, 8, 4, 2},
+	{448, 14, 8, 4, 2}, {384, 12, 8, 4, 2}, {384, 14, 8, 4, 2}, {384, 16, 8, 4, 2}, {512, 12, 8, 4, 2}, {512, 10, 8, 4, 2},
+	{256, 16, 8, 4, 3}, {448, 12, 8, 4, 2}, {448, 13, 8, 4, 2}, {640, 10, 8, 4, 2}, {512, 16, 8, 4, 2},
 }
 
 // radixSmallShapeCandidates are the shapes TestGPURadixShapes times at

@@ -172,7 +172,10 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // 1.068 and 1.068, 384×22 1.090 and 1.092, 384×23 1.094 and 1.096,
 // 512×16 1.095 to 1.130 in four, 384×20 1.105 and 1.106, 512×20 1.556
 // (so that keys alone and with 32-bit values take one shape); uint64 keys
-// 512×12 2.191, 384×16 2.219, 512×16 2.564, 256×16 (three blocks) 2.626.
+// 448×14 2.230 and 2.232 in two rounds, 512×12 2.261 and 2.264 (2.191 in
+// an earlier run), 448×13 2.295, 384×16 2.219 (earlier), 480×13 2.438,
+// 512×14 2.469 and 2.492, 512×16 2.564, 256×16 (three blocks) 2.626,
+// 512×13 2.661.
 // Small sorts take smaller tiles, which give the GPU more blocks:
 // 2^16 keys 256×8 0.048 ms against 0.059 for 512×16; 2^20 keys 512×8
 // 0.074 against 0.078. Pairs with a 64-bit key or value
@@ -188,7 +191,7 @@ var radixShapes = []struct {
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, shape: RadixShape{Threads: 448, PerThread: 14, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 }
 
