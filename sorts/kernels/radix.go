@@ -178,7 +178,12 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // 512×13 2.661.
 // Small sorts take smaller tiles, which give the GPU more blocks:
 // 2^16 keys 256×8 0.048 ms against 0.059 for 512×16; 2^20 keys 512×8
-// 0.074 against 0.078. Pairs with a 64-bit key or value
+// 0.074 against 0.078; uint64 keys alone, three rounds each: 2^14 keys
+// 256×8 0.084–0.087 ms against 0.095–0.102 for 512×12 and 0.099–0.104
+// for 448×14, 2^16 keys 0.078–0.087 against 0.103–0.106 (512×8
+// 0.087–0.092), 2^18 keys 0.093–0.100 against 0.110–0.114 (512×8
+// 0.102–0.106), 2^20 keys 512×8 0.142–0.147 against 0.154–0.157 (448×14
+// 0.153–0.160, 256×8 0.179–0.184). Pairs with a 64-bit key or value
 // (TestGPURadixPairsShapes, 2^25 keys): uint64 keys with uint32 values
 // 384×12 2.980 ms, 448×10 3.004, 512×12 3.019, 512×8 3.145; uint64 keys
 // and values 384×12 3.497, 448×10 3.533, 512×8 3.626; uint32 keys with
@@ -191,6 +196,8 @@ var radixShapes = []struct {
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, shape: RadixShape{Threads: 448, PerThread: 14, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 }
