@@ -183,7 +183,13 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // for 448×14, 2^16 keys 0.078–0.087 against 0.103–0.106 (512×8
 // 0.087–0.092), 2^18 keys 0.093–0.100 against 0.110–0.114 (512×8
 // 0.102–0.106), 2^20 keys 512×8 0.142–0.147 against 0.154–0.157 (448×14
-// 0.153–0.160, 256×8 0.179–0.184). Pairs with a 64-bit key or value
+// 0.153–0.160, 256×8 0.179–0.184); pairs of uint64 keys with uint32 or
+// uint64 values, three rounds each: 256×8 against 384×12 at 2^14 keys
+// 0.072–0.095 ms against 0.094–0.098 (uint64 values 0.074–0.086 against
+// 0.097–0.120), 2^16 0.087–0.101 against 0.102–0.106 (0.090–0.103
+// against 0.113–0.134), 2^18 0.100–0.104 against 0.112–0.116
+// (0.104–0.107 against 0.119–0.120); at 2^20 keys 512×8 and 384×12 tie
+// (0.159–0.164 and 0.160–0.163). Pairs with a 64-bit key or value
 // (TestGPURadixPairsShapes, 2^25 keys): uint64 keys with uint32 values
 // 384×12 2.980 ms, 448×10 3.004, 512×12 3.019, 512×8 3.145; uint64 keys
 // and values 384×12 3.497, 448×10 3.533, 512×8 3.626; uint32 keys with
@@ -196,7 +202,7 @@ var radixShapes = []struct {
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, valueBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, shape: RadixShape{Threads: 448, PerThread: 14, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
