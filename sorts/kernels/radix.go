@@ -175,9 +175,8 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // 448×14 2.230 and 2.232 in two rounds, 512×12 2.261 and 2.264 (2.191 in
 // an earlier run), 448×13 2.295, 384×16 2.219 (earlier), 480×13 2.438,
 // 512×14 2.469 and 2.492, 512×16 2.564, 256×16 (three blocks) 2.626,
-// 512×13 2.661.
-// Small sorts take smaller tiles, which give the GPU more blocks:
-// 2^16 keys 256×8 0.048 ms against 0.059 for 512×16; 2^20 keys 512×8
+// 512×13 2.661. Small sorts take smaller tiles, which give the GPU more
+// blocks: 2^16 keys 256×8 0.048 ms against 0.059 for 512×16; 2^20 keys 512×8
 // 0.074 against 0.078; uint64 keys alone, three rounds each: 2^14 keys
 // 256×8 0.084–0.087 ms against 0.095–0.102 for 512×12 and 0.099–0.104
 // for 448×14, 2^16 keys 0.078–0.087 against 0.103–0.106 (512×8
