@@ -314,6 +314,26 @@ func TestGPUWideTimings(t *testing.T) {
 // it, so that the figure is the larger of the two). With
 // -test.cpuprofile it profiles that work.
 func BenchmarkGPUSortKeysQueued(b *testing.B) {
+	benchSortKeys(b, false, []sortKeysCase{{4096, 8}, {1 << 20, 32}})
+}
+
+// BenchmarkGPUSortKeys times, on the GPU, SortKeys of fresh random uint32
+// keys spanning every value, each sort followed by a synchronisation: the
+// latency of a sort, host work included, for a CPU profile of that work
+// (-test.cpuprofile).
+func BenchmarkGPUSortKeys(b *testing.B) {
+	benchSortKeys(b, true, []sortKeysCase{{1 << 10, 32}, {1 << 16, 32}, {1 << 20, 32}})
+}
+
+// sortKeysCase is a SortKeys benchmark's input: n random keys below
+// 2^bits.
+type sortKeysCase struct{ n, bits int }
+
+// benchSortKeys times SortKeys of each case's fresh random keys (a
+// sub-benchmark "<n>_T<bits>"), each sort followed by a synchronisation
+// when synchronize is set, after one untimed sort (which compiles the
+// kernels), and checks the last result against slices.Sort.
+func benchSortKeys(b *testing.B, synchronize bool, cases []sortKeysCase) {
 	g, err := runtime.Open(0)
 	if err != nil {
 		b.Skipf("no GPU: %v", err)
@@ -324,10 +344,7 @@ func BenchmarkGPUSortKeysQueued(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	for _, c := range []struct {
-		n    int
-		bits int
-	}{{4096, 8}, {1 << 20, 32}} {
+	for _, c := range cases {
 		b.Run(fmt.Sprintf("%d_T%d", c.n, c.bits), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(rand.Uint64(), 5))
 			host := make([]uint32, c.n)
@@ -345,14 +362,20 @@ func BenchmarkGPUSortKeysQueued(b *testing.B) {
 			}
 			defer out.Free()
 			lo, last := slices.Min(host), slices.Max(host)
-			// The first sort compiles its kernels: it is not timed.
-			if err := s.SortKeys(out, keys, lo, last); err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
+			sort := func() {
 				if err := s.SortKeys(out, keys, lo, last); err != nil {
 					b.Fatal(err)
 				}
+				if !synchronize {
+					return
+				}
+				if err := g.Synchronize(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			sort() // compiles the kernels: not timed
+			for b.Loop() {
+				sort()
 			}
 			got, err := out.ToSlice()
 			if err != nil {
@@ -363,63 +386,6 @@ func BenchmarkGPUSortKeysQueued(b *testing.B) {
 				b.Fatal("SortKeys on the GPU: the keys are not sorted")
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N), "µs/sort")
-		})
-	}
-}
-
-// BenchmarkGPUSortKeys times, on the GPU, SortKeys of fresh random uint32
-// keys spanning every value, each sort followed by a synchronisation: the
-// latency of a sort, host work included, for a CPU profile of that work
-// (-test.cpuprofile).
-func BenchmarkGPUSortKeys(b *testing.B) {
-	g, err := runtime.Open(0)
-	if err != nil {
-		b.Skipf("no GPU: %v", err)
-	}
-	defer g.Close()
-	s, err := sorts.New(g)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	for _, n := range []int{1 << 10, 1 << 16, 1 << 20} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			r := rand.New(rand.NewPCG(rand.Uint64(), 3))
-			host := make([]uint32, n)
-			for i := range host {
-				host[i] = r.Uint32()
-			}
-			keys, err := runtime.FromSlice(g, host)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer keys.Free()
-			out, err := runtime.Alloc[uint32](g, n)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer out.Free()
-			lo, last := slices.Min(host), slices.Max(host)
-			// The first sort compiles its kernels: it is not timed.
-			if err := s.SortKeys(out, keys, lo, last); err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				if err := s.SortKeys(out, keys, lo, last); err != nil {
-					b.Fatal(err)
-				}
-				if err := g.Synchronize(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			got, err := out.ToSlice()
-			if err != nil {
-				b.Fatal(err)
-			}
-			slices.Sort(host)
-			if !slices.Equal(got, host) {
-				b.Fatal("SortKeys on the GPU: the keys are not sorted")
-			}
 		})
 	}
 }
