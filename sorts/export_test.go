@@ -1,6 +1,9 @@
 package sorts
 
-import "github.com/obsidian-go/obsidian/sorts/kernels"
+import (
+	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
+)
 
 // SetWide sets the Sorter's strategy for tables too wide for shared
 // memory and for the reconstruct from a bitset (see wideStrategy), so that
@@ -68,4 +71,12 @@ func (s *Sorter) SetMostParts(parts int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.mostParts = parts
+}
+
+// ScanStarts runs kernels.ScanStartsKernel on hist (at most
+// kernels.ScanStartsMaxBins counts), writing pos (one longer) and starts
+// (a tile's start each, and one more).
+func (s *Sorter) ScanStarts(pos, starts, hist *runtime.Buffer[uint32]) error {
+	_, err := s.locked(func() (int, error) { return 0, s.launch(s.fn.scanStarts, hist, pos, starts) })
+	return err
 }

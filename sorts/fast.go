@@ -135,7 +135,10 @@ func (s *Sorter) enqueueCountingSort(out, keys *runtime.Buffer[uint32], lo uint3
 	// memset clears both.
 	needs := []need{{&s.sc.hist, bins + 1}, {&s.sc.pos, bins + 1}, {&s.sc.starts, tiles + 1}}
 	needs = append(needs, s.histogramNeeds(bins, n)...)
-	needs = append(needs, s.scanNeeds(bins, false)...)
+	oneBlock := bins <= kernels.ScanStartsMaxBins
+	if !oneBlock {
+		needs = append(needs, s.scanNeeds(bins, false)...)
+	}
 	if err := s.reserve(request{op: "counting sort", keys: n, values: bins, written: max(bins+1, n)}, needs...); err != nil {
 		return nil, err
 	}
@@ -163,16 +166,27 @@ func (s *Sorter) enqueueCountingSort(out, keys *runtime.Buffer[uint32], lo uint3
 	if err := s.sharedHistogram(hist, keys, lo, bad); err != nil {
 		return nil, err
 	}
-	if err := s.exclusiveScan(pos, hist, false); err != nil {
-		return nil, err
-	}
-	if err := s.launch(s.fn.tileStarts, pos, starts); err != nil {
+	if err := s.scanStarts(pos, starts, hist, oneBlock); err != nil {
 		return nil, err
 	}
 	if err := s.launch(s.fn.reconstructTiles, pos, starts, lo, out); err != nil {
 		return nil, err
 	}
 	return bad, nil
+}
+
+// scanStarts writes the exclusive scan of hist (and its total) to pos and
+// the value of each output tile's first key to starts: in one launch of
+// one block for oneBlock (at most kernels.ScanStartsMaxBins values), else
+// by the fast scan and kernels.TileStartsKernel.
+func (s *Sorter) scanStarts(pos, starts, hist *runtime.Buffer[uint32], oneBlock bool) error {
+	if oneBlock {
+		return s.launch(s.fn.scanStarts, hist, pos, starts)
+	}
+	if err := s.exclusiveScan(pos, hist, false); err != nil {
+		return err
+	}
+	return s.launch(s.fn.tileStarts, pos, starts)
 }
 
 // bitsToKeys writes to out the values whose bits are set in set, from lo

@@ -10,6 +10,7 @@ import (
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
+	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
 func TestPaperSortsOnCPU(t *testing.T) {
@@ -294,4 +295,88 @@ func TestPaperMethodsOnCPU(t *testing.T) {
 	if err != nil || !slices.Equal(got, slices.Compact(want)) {
 		t.Fatalf("PaperOccurrenceSort: err %v, got %v", err, got)
 	}
+}
+
+// TestScanStartsOnCPU runs the kernel that scans a histogram and finds
+// each output tile's first value on histograms of 1 to
+// kernels.ScanStartsMaxBins counts whose keys fill up to a few thousand
+// tiles (many blocks of the kernel, each scanning the counts itself),
+// with runs of empty values, against the definitions: pos[v] the keys
+// before value v, starts[t] the last value v with pos[v] <= t*4096 (the
+// total for the last entry).
+func TestScanStartsOnCPU(t *testing.T) {
+	const tile = 4096
+	dev := runtime.CPU()
+	s, err := sorts.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	seed := proptest.Seed(t)
+	r := rand.New(rand.NewPCG(seed, 37))
+	for _, bins := range []int{1, 2, 16, 1000, kernels.ScanStartsMaxBins} {
+		for _, most := range []int{1, 3 * tile, 1 << 20} {
+			hist := make([]uint32, bins)
+			total := 0
+			for v := range hist {
+				if r.IntN(3) > 0 {
+					hist[v] = uint32(r.IntN(most + 1))
+					total += int(hist[v])
+				}
+			}
+			tiles := (total+tile-1)/tile + 1
+			pos, starts := runScanStarts(t, dev, s, hist, tiles)
+			want := make([]uint32, bins+1)
+			for v, c := range hist {
+				want[v+1] = want[v] + c
+			}
+			if !slices.Equal(pos, want) {
+				t.Fatalf("bins %d, total %d: pos = %v, want %v", bins, total, pos, want)
+			}
+			for i, got := range starts {
+				target := uint32(i * tile)
+				if i == tiles-1 {
+					target = want[bins]
+				}
+				v := bins - 1
+				for want[v] > target {
+					v--
+				}
+				if got != uint32(v) {
+					t.Fatalf("bins %d, total %d: starts[%d] = %d, want %d", bins, total, i, got, v)
+				}
+			}
+		}
+	}
+}
+
+// runScanStarts runs Sorter.ScanStarts on hist with tiles tile starts and
+// returns pos and starts.
+func runScanStarts(t *testing.T, dev runtime.Device, s *sorts.Sorter, hist []uint32, tiles int) (pos, starts []uint32) {
+	t.Helper()
+	h, err := runtime.FromSlice(dev, hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Free()
+	p, err := runtime.Alloc[uint32](dev, len(hist)+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Free()
+	st, err := runtime.Alloc[uint32](dev, tiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Free()
+	if err := s.ScanStarts(p, st, h); err != nil {
+		t.Fatal(err)
+	}
+	if pos, err = p.ToSlice(); err != nil {
+		t.Fatal(err)
+	}
+	if starts, err = st.ToSlice(); err != nil {
+		t.Fatal(err)
+	}
+	return pos, starts
 }

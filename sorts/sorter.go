@@ -45,7 +45,7 @@ type Sorter struct {
 	fn     struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
-		tileTotals, tileScan                                                        runtime.Function
+		tileTotals, tileScan, scanStarts                                            runtime.Function
 		histogramWarp, occursBitsWarp, reconstructBitsWarp, reconstructBitsBlock    runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
@@ -123,6 +123,7 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.popcount, kernels.PopcountKernel},
 		{&s.fn.reconstructBits, kernels.BitsReconstructKernel},
 		{&s.fn.tileStarts, kernels.TileStartsKernel},
+		{&s.fn.scanStarts, kernels.ScanStartsKernel},
 		{&s.fn.reconstructTiles, kernels.TileReconstructKernel},
 		{&s.fn.tileTotals, kernels.TileTotalsKernel},
 		{&s.fn.tileScan, kernels.TileScanKernel},

@@ -55,16 +55,65 @@ func TileStartsKernel() *dsl.Kernel {
 	starts := dsl.Output[uint32](k, "starts")
 	k.Body(func(g *dsl.Grid) {
 		g.ForAll(starts.Len(), func(t *dsl.Thread, i dsl.U32) {
-			last := pos.Len().Sub(dsl.N(1))
-			target := dsl.Let(t, dsl.Select(i.Lt(starts.Len().Sub(dsl.N(1))), i.Shl(dsl.N(tileLog)), pos.At(last)))
-			// The value is one before the first v with pos[v] > target
-			// (pos[0] = 0 is not), among the values [0, len(pos)-1).
-			after := arrays.UpperBound(t, arrays.Take(last, arrays.FromArray(pos)), target.Exp)
-			starts.Store(t, i, after.Max(dsl.N(1)).Sub(dsl.N(1)))
+			starts.Store(t, i, tileStart(t, arrays.FromArray(pos), i, starts.Len()))
 		})
 	})
 	return k
 }
+
+// tileStart returns the value of tile i's first output, of tiles tiles
+// (the last standing for the end of the output), given the positions pos.
+func tileStart(t *dsl.Thread, pos arrays.Pull[uint32], i, tiles dsl.U32) dsl.U32 {
+	last := pos.Len().Sub(dsl.N(1))
+	target := dsl.Let(t, dsl.Select(i.Lt(tiles.Sub(dsl.N(1))), i.Shl(dsl.N(tileLog)), pos.At(last)))
+	// The value is one before the first v with pos[v] > target (pos[0] = 0
+	// is not), among the values [0, len(pos)-1).
+	after := arrays.UpperBound(t, arrays.Take(last, pos), target.Exp)
+	return after.Max(dsl.N(1)).Sub(dsl.N(1))
+}
+
+// ScanStartsMaxBins is the most values whose counts ScanStartsKernel
+// takes.
+const ScanStartsMaxBins = 1<<12 - 1
+
+// ScanStartsKernel returns the kernel that does what an exclusive scan of
+// the counts hist into pos and TileStartsKernel do, for at most
+// ScanStartsMaxBins counts, in one launch where they take three: pos (one
+// longer than hist) gets 0 and the sums of the counts before each value
+// and of all, and starts the value of each tile's first output. Every
+// block scans the counts into shared memory, so that no block waits for
+// another, and finds the starts of its share of the tiles there; the first
+// block writes pos.
+func ScanStartsKernel() *dsl.Kernel {
+	k := dsl.NewKernel("scanStarts", scanStartsThreads)
+	hist := dsl.Input[uint32](k, "hist")
+	pos := dsl.Output[uint32](k, "pos")
+	starts := dsl.Output[uint32](k, "starts")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.CeilDiv(starts.Len(), dsl.N(scanStartsThreads)), func(b *dsl.Block, bid dsl.U32) {
+			held := dsl.Shared[uint32](b, ScanStartsMaxBins+1)
+			bins := dsl.Let(b, hist.Len().Min(dsl.N(ScanStartsMaxBins))).Exp
+			counts := arrays.Generate(bins.Add(dsl.N(1)), func(v dsl.U32) dsl.U32 {
+				return dsl.Select(v.Lt(bins), hist.At(v), dsl.N(0))
+			})
+			arrays.ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), counts).Run(b, held.Store)
+			b.Sync()
+			b.If(bid.Eq(dsl.N(0)), func(b *dsl.Block) {
+				b.ForAll(bins.Add(dsl.N(1)), func(t *dsl.Thread, v dsl.U32) { pos.Store(t, v, held.At(v)) })
+			})
+			scanned := arrays.Take(bins.Add(dsl.N(1)), arrays.FromArray(held))
+			b.ForAll(dsl.N(scanStartsThreads), func(t *dsl.Thread, tid dsl.U32) {
+				i := dsl.Let(t, bid.Mul(dsl.N(scanStartsThreads)).Add(tid)).Exp
+				t.If(i.Lt(starts.Len()), func(t *dsl.Thread) { starts.Store(t, i, tileStart(t, scanned, i, starts.Len())) })
+			})
+		})
+	})
+	return k
+}
+
+// scanStartsThreads is the block of ScanStartsKernel: a tile's start for
+// each thread.
+const scanStartsThreads = 256
 
 // TileReconstructKernel returns counting sort's reconstruct by tiles: block
 // t writes out[t*TileSize, (t+1)*TileSize) from the positions pos and the
