@@ -283,13 +283,16 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		typed = append(typed, needOf[V](radixValues, n))
 	}
 	// The digit counts, a tile counter per pass, the passes' plans and the
-	// histogram's count of finished blocks.
+	// histogram's count of finished blocks, in one half of radixCounts.
 	countsLen := passes*digits + passes + passes + 1 + 1
-	needs := []need{{&s.sc.radixCounts, countsLen}}
+	lastCounts := s.radixCountsState
+	s.radixCountsState = countsState{}
+	halfLen := max(countsLen, lastCounts.halfLen)
+	needs := []need{{&s.sc.radixCounts, 2 * halfLen}}
 	if err := s.reserveTyped(request{op: j.op, keys: n, written: n}, typed, needs...); err != nil {
 		return err
 	}
-	counts, err := take(s.sc.radixCounts, countsLen)
+	counts, clear, half, err := takeCounts(s.sc.radixCounts, lastCounts, halfLen, countsLen)
 	if err != nil {
 		return err
 	}
@@ -308,9 +311,6 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		if altValues, err = takeTyped[V](&s.sc, radixValues, n); err != nil {
 			return err
 		}
-	}
-	if err := counts.Fill(0); err != nil {
-		return err
 	}
 	epoch, err := s.radixEpochs(status, passes)
 	if err != nil {
@@ -338,7 +338,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		return err
 	}
 	parts := min(ceilDiv(n, shape.Tile()), s.parts(histogram), kernels.RadixHistogramParts)
-	if err := s.launch(histogram, j.keys, hist, plans, done, uint32(j.begin), uint32(j.end), uint32(parts), uint32(passes),
+	if err := s.launch(histogram, j.keys, hist, plans, done, clear, uint32(j.begin), uint32(j.end), uint32(parts), uint32(passes),
 		inPlaceWord); err != nil {
 		return err
 	}
@@ -365,9 +365,41 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 			return err
 		}
 	}
-	// Every pass is enqueued: the next sort's passes take the next epochs.
+	// Every pass is enqueued: the next sort's passes take the next epochs,
+	// and its counts the half the histogram cleared.
 	s.radixLookBack = lookBackState{status: status.Mem(), epoch: epoch + uint32(passes)}
+	s.radixCountsState = countsState{counts: counts.Mem(), halfLen: halfLen, next: 1 - half}
 	return nil
+}
+
+// countsState is where the radix sort's counts stand between sorts. They
+// take one of two halves of the scratch, of halfLen words each: a sort
+// counts in half next, zeroed, and its histogram zeroes the other half,
+// which the sort before it used and no launch reads any more (the
+// launches run in order), so that the sort after needs no memset.
+type countsState struct {
+	counts  *runtime.Mem // nil: zero both halves first
+	halfLen int
+	next    int
+}
+
+// takeCounts returns the first countsLen words of the zeroed half of
+// scratch (of 2*halfLen words, reserved) that a sort counts in, the other
+// half for its histogram to zero, and the index of the first: the half st
+// says is zeroed, or after a memset of both, the first.
+func takeCounts(scratch *runtime.Buffer[uint32], st countsState, halfLen, countsLen int) (counts, clear *runtime.Buffer[uint32],
+	half int, err error) {
+	both, err := take(scratch, 2*halfLen)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if st.counts != both.Mem() || st.halfLen != halfLen {
+		if err := both.Fill(0); err != nil {
+			return nil, nil, 0, err
+		}
+		st.next = 0
+	}
+	return both.View(st.next*halfLen, countsLen), both.View((1-st.next)*halfLen, halfLen), st.next, nil
 }
 
 // varyingBits returns the bits [begin, end) of the keys' order-preserving

@@ -11,9 +11,9 @@ import (
 // grown as a call needs: a field per use.
 type scratch struct {
 	hist, pos, starts, bits, bad, minmax, warpRanges *runtime.Buffer[uint32]
-	// radixCounts holds the radix sort's digit counts, then its tile
-	// counters and its passes' plans, zeroed together; typed holds its
-	// buffers of other element types.
+	// radixCounts holds, in each of two halves, the radix sort's digit
+	// counts, then its tile counters and its passes' plans (see
+	// countsState); typed holds its buffers of other element types.
 	radixCounts *runtime.Buffer[uint32]
 	typed       map[typedSlot]anyBuffer
 	// The papers' sorts: 0-compressed H-P's counts and values of the

@@ -68,8 +68,10 @@ type Sorter struct {
 	// mostParts, when not zero, is the most key parts of every
 	// shared-table kernel (see Sorter.parts).
 	mostParts int
-	// radixLookBack is the state of the radix sort's look-back words.
-	radixLookBack lookBackState
+	// radixLookBack is the state of the radix sort's look-back words,
+	// radixCountsState that of its counts.
+	radixLookBack    lookBackState
+	radixCountsState countsState
 	// enqueued holds the range checks EnqueueCountingSort left on the
 	// device for Wait.
 	enqueued enqueuedChecks

@@ -327,7 +327,9 @@ func withBits[K Key](wide func() *dsl.Kernel, narrow func() *dsl.Kernel) *dsl.Ke
 // parameters are keys (Input, not empty), hist (InOut, Digits words per
 // pass for ceil((end-begin)/Bits) passes, zero), plans (Output: a word for
 // each pass and one for the copy after the last, passes+1 words), done
-// (InOut: one word, zero), begin and end (the bits sorted, 0 <= begin <
+// (InOut: one word, zero), clear (Output: every word set to zero, by the
+// first block; the host passes the counts of the sort before, so that the
+// next finds them zero), begin and end (the bits sorted, 0 <= begin <
 // end <= K's bits), parts, the number of blocks the host launches (at
 // most RadixHistogramParts): block b counts the keys b×threads + j×parts×
 // threads + its threads' indices, several a thread at once (so that every
@@ -357,6 +359,7 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValu
 	hist := dsl.InOut[uint32](k, "hist")
 	plans := dsl.Output[uint32](k, "plans")
 	done := dsl.InOut[uint32](k, "done")
+	clear := dsl.Output[uint32](k, "clear")
 	begin := dsl.Param[uint32](k, "begin")
 	end := dsl.Param[uint32](k, "end")
 	parts := dsl.Param[uint32](k, "parts")
@@ -369,6 +372,9 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValu
 		}
 		passes, digits := shape.Passes(kb.width), shape.Digits()
 		g.ForAllBlocks(parts, func(b *dsl.Block, part dsl.U32) {
+			b.If(part.Eq(dsl.N(0)), func(b *dsl.Block) {
+				b.ForAll(clear.Len(), func(t *dsl.Thread, i dsl.U32) { clear.Store(t, i, dsl.N(0)) })
+			})
 			table := dsl.Shared[uint32](b, passes*digits)
 			b.ForAll(dsl.N(uint32(passes*digits)), func(t *dsl.Thread, i dsl.U32) { table.Store(t, i, dsl.N(0)) })
 			b.Sync()

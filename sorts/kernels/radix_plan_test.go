@@ -3,6 +3,7 @@ package kernels_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -33,6 +34,7 @@ const (
 // an in-place sort copies at most once. (The end-to-end property in sorts
 // checks that sorts so planned are right; this one that the one-digit
 // passes are skipped, which a sort that ranks every pass would not show.)
+// It also checks that the kernel zeroes the stale counts it is given.
 func TestRadixHistogramPlansTheSkippedPasses(t *testing.T) {
 	shape := kernels.RadixShape{Threads: 64, PerThread: 2, Bits: 8, Window: 1}
 	k, err := kernels.RadixHistogramKernel[uint32](shape, kernels.KeysOnly).Build()
@@ -99,9 +101,26 @@ func histogramPlans(dev runtime.Device, fn runtime.Function, keys []uint32, part
 		return nil, err
 	}
 	defer done.Free()
-	if err := dev.Launch(fn, runtime.LaunchConfig{}, in, hist, plans, done, uint32(0), uint32(32), uint32(parts),
+	// The counts of a sort before, which the kernel zeroes.
+	stale := make([]uint32, passes*256+2*passes+2+len(keys)%300)
+	for i := range stale {
+		stale[i] = uint32(i) | 1
+	}
+	clear, err := runtime.FromSlice(dev, stale)
+	if err != nil {
+		return nil, err
+	}
+	defer clear.Free()
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, in, hist, plans, done, clear, uint32(0), uint32(32), uint32(parts),
 		uint32(passes), inPlace); err != nil {
 		return nil, err
+	}
+	cleared, err := clear.ToSlice()
+	if err != nil {
+		return nil, err
+	}
+	if i := slices.IndexFunc(cleared, func(c uint32) bool { return c != 0 }); i >= 0 {
+		return nil, fmt.Errorf("clear[%d] = %d of %d words, want every word zero", i, cleared[i], len(cleared))
 	}
 	return plans.ToSlice()
 }
