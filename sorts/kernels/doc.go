@@ -26,7 +26,8 @@
 // the scan's tiles are loaded by rows, each thread sums its elements in
 // registers and WarpTotals scans the threads' sums; the tile reconstruct
 // marks the runs that start in its tile and fills it by a block Scan under
-// Max; the tile starts are an UpperBound; the key range is two WarpTotals,
+// Max; the tile starts are an UpperBound (over the counts each block scans
+// into shared memory itself, for few values); the key range is two WarpTotals,
 // under Min and Max. The shared-table kernels privatise their table in
 // shared memory (a copy per warp for small ranges), the warp-table kernels
 // combine the updates of a warp's lanes that hit one cell before they reach

@@ -9,9 +9,10 @@ import (
 // each. The value at output p is the last v with pos[v] <= p (pos is the
 // exclusive scan of the histogram). A first kernel finds that value for the
 // first output of every tile by a binary search over all of pos (one thread
-// per tile). The tile's block then has its first value v0 and the next
-// tile's, v1, and fills the tile by search or by scan, as its span v1-v0
-// says:
+// per tile): TileStartsKernel after the scan, or, for few values,
+// ScanStartsKernel, which scans the counts too. The tile's block then has
+// its first value v0 and the next tile's, v1, and fills the tile by search
+// or by scan, as its span v1-v0 says:
 //
 //   - When v1-v0 is at most searchSpan (few runs start in the tile, as when
 //     each value has many keys), every thread writes its outputs on its own:
