@@ -299,8 +299,9 @@ func TestPaperMethodsOnCPU(t *testing.T) {
 
 // TestScanStartsOnCPU runs the kernel that scans a histogram and finds
 // each output tile's first value on histograms of 1 to
-// kernels.ScanStartsMaxBins counts whose keys fill up to a few thousand
-// tiles (many blocks of the kernel, each scanning the counts itself),
+// kernels.ScanStartsMaxBins counts whose keys fill one to hundreds of
+// thousands of tiles (many blocks of the kernel, each scanning the counts
+// itself),
 // with runs of empty values, against the definitions: pos[v] the keys
 // before value v, starts[t] the last value v with pos[v] <= t*4096 (the
 // total for the last entry).
