@@ -260,3 +260,53 @@ func TestRadixSortsInARowShareTheLookBackWords(t *testing.T) {
 	s.SetRadixEpoch(arrays.MaxEpoch - passes + 2)
 	sortOnce("a sort one epoch short", 1800)
 }
+
+// TestRadixSortsInARowShareTheirCounts sorts on one Sorter, one after
+// another, keys whose sorts take 1 to 8 passes (so that their counts grow
+// and shrink, and the halves the counts take change their length), each
+// sort counting in the half the sort before it zeroed: uint32 keys over
+// all their bits and over a few, and uint64 keys, each result against
+// slices.Sort; a sort refused for its bits in between leaves the counts
+// as they were.
+func TestRadixSortsInARowShareTheirCounts(t *testing.T) {
+	s, dev := smallTiles(t)
+	seed := proptest.Seed(t)
+	r := rand.New(rand.NewPCG(seed, 23))
+	narrow := func(what string, n, end int) {
+		keys := make([]uint32, n)
+		for i := range keys {
+			keys[i] = r.Uint32() & (1<<end - 1)
+		}
+		got, err := radixSorted(s, dev, keys, sorts.Bits(0, end))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if msg := checkSorted(what, got, keys); msg != "" {
+			t.Error(msg)
+		}
+	}
+	wide := func(what string, n int) {
+		keys := make([]uint64, n)
+		for i := range keys {
+			keys[i] = r.Uint64()
+		}
+		got, err := radixSorted(s, dev, keys)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if msg := checkSorted(what, got, keys); msg != "" {
+			t.Error(msg)
+		}
+	}
+	narrow("32 bits, first", 1500, 32)
+	narrow("8 bits after 32", 900, 8)
+	wide("64 bits after 8", 1300)
+	narrow("32 bits after 64", 700, 32)
+	narrow("16 bits after 32", 1100, 16)
+	if _, err := radixSorted(s, dev, []uint32{3, 1, 2}, sorts.Bits(0, 33)); err == nil {
+		t.Fatal("a sort of bits [0, 33) of uint32 keys: no error")
+	}
+	narrow("24 bits after an error", 1200, 24)
+	wide("64 bits again", 600)
+	narrow("32 bits last", 2000, 32)
+}
