@@ -68,6 +68,20 @@ func checkSorted[K uint32 | uint64](what string, got, keys []K) string {
 	return ""
 }
 
+// checkRadixSort runs RadixSort of keys on s (on device dev) and reports
+// an error or a result that differs from slices.Sort's, named by what.
+func checkRadixSort[K uint32 | uint64](t *testing.T, s *sorts.Sorter, dev runtime.Device, what string, keys []K,
+	opts ...sorts.RadixOption) {
+	t.Helper()
+	got, err := radixSorted(s, dev, keys, opts...)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if msg := checkSorted(what, got, keys); msg != "" {
+		t.Error(msg)
+	}
+}
+
 // radixLengths are the lengths every radix test sorts: empty, one key, a
 // tile of the small shape and one more or less, several tiles and a
 // partial last one.
@@ -242,13 +256,7 @@ func TestRadixSortsInARowShareTheLookBackWords(t *testing.T) {
 		for i := range keys {
 			keys[i] = r.Uint32()
 		}
-		got, err := radixSorted(s, dev, keys)
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		if msg := checkSorted(what, got, keys); msg != "" {
-			t.Error(msg)
-		}
+		checkRadixSort(t, s, dev, what, keys)
 	}
 	for _, n := range []int{3000, 700, 129, 2500, 1} {
 		sortOnce(fmt.Sprintf("%d keys after others", n), n)
@@ -277,26 +285,14 @@ func TestRadixSortsInARowShareTheirCounts(t *testing.T) {
 		for i := range keys {
 			keys[i] = r.Uint32() & (1<<end - 1)
 		}
-		got, err := radixSorted(s, dev, keys, sorts.Bits(0, end))
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		if msg := checkSorted(what, got, keys); msg != "" {
-			t.Error(msg)
-		}
+		checkRadixSort(t, s, dev, what, keys, sorts.Bits(0, end))
 	}
 	wide := func(what string, n int) {
 		keys := make([]uint64, n)
 		for i := range keys {
 			keys[i] = r.Uint64()
 		}
-		got, err := radixSorted(s, dev, keys)
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		if msg := checkSorted(what, got, keys); msg != "" {
-			t.Error(msg)
-		}
+		checkRadixSort(t, s, dev, what, keys)
 	}
 	narrow("32 bits, first", 1500, 32)
 	narrow("8 bits after 32", 900, 8)
@@ -331,13 +327,7 @@ func TestRadixSortAfterAFailedSortZeroesItsCounts(t *testing.T) {
 		for i := range keys {
 			keys[i] = r.Uint64()
 		}
-		got, err := radixSorted(s, dev, keys)
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		if msg := checkSorted(what, got, keys); msg != "" {
-			t.Fatal(msg)
-		}
+		checkRadixSort(t, s, dev, what, keys)
 	}
 	wide("64 bits, first")
 	big := make([]uint32, 100000)
@@ -351,12 +341,6 @@ func TestRadixSortAfterAFailedSortZeroesItsCounts(t *testing.T) {
 	for i := range keys {
 		keys[i] = r.Uint32() & 0xff
 	}
-	got, err := radixSorted(s, dev, keys, sorts.Bits(0, 8))
-	if err != nil {
-		t.Fatalf("8 bits after the failed sort: %v", err)
-	}
-	if msg := checkSorted("8 bits after the failed sort", got, keys); msg != "" {
-		t.Fatal(msg)
-	}
+	checkRadixSort(t, s, dev, "8 bits after the failed sort", keys, sorts.Bits(0, 8))
 	wide("64 bits after them")
 }
