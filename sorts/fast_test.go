@@ -195,10 +195,10 @@ func TestFastTilesOnCPU(t *testing.T) {
 }
 
 // TestFastTileSpansOnCPU sorts keys whose sorted order has a chosen
-// number of runs starting in each tile of 4096 outputs (0 to 12), some of
+// number of runs starting in each tile of 4096 outputs (0 to 100), some of
 // them with values of no key between, so that the reconstruct fills tiles
-// spanning 0 to over 30 values, by search and by scan, and with wide gaps,
-// tiles spanning over 2^16 values, by search again.
+// spanning 0 to a few hundred values, by walking (up to 64) and by scan,
+// and with wide gaps, tiles spanning over 2^16 values, by search.
 func TestFastTileSpansOnCPU(t *testing.T) {
 	const tile = 4096
 	dev := runtime.CPU()
@@ -209,7 +209,7 @@ func TestFastTileSpansOnCPU(t *testing.T) {
 	defer s.Close()
 	seed := proptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 31))
-	starts := []int{0, 1, 2, 3, 4, 5, 6, 8, 12, 1}
+	starts := []int{0, 1, 2, 3, 4, 5, 6, 8, 12, 63, 64, 65, 100, 1}
 	n := len(starts)*tile + 7
 	for _, gap := range []int{0, 3, 1 << 15} {
 		t.Run(fmt.Sprintf("gaps=%d", gap), func(t *testing.T) {

@@ -11,26 +11,30 @@ import (
 // first output of every tile by a binary search over all of pos (one thread
 // per tile): TileStartsKernel after the scan, or, for few values,
 // ScanStartsKernel, which scans the counts too. The tile's block then has
-// its first value v0 and the next tile's, v1, and fills the tile by search
-// or by scan, as its span v1-v0 says:
+// its first value v0 and the next tile's, v1, and fills the tile by one
+// of three ways, as its span v1-v0 says:
 //
-//   - When v1-v0 is at most searchSpan (few runs start in the tile, as when
-//     each value has many keys), every thread writes its outputs on its own:
-//     the value at p is v0 plus the number of v in (v0, v1] with pos[v] <= p,
-//     a binary search of at most a few steps, with no shared memory and no
-//     barrier.
+//   - When v1-v0 is at most walkSpan (a few runs start in the tile, as when
+//     each value has many keys), every thread writes its outputs on its own,
+//     in increasing order, stepping over the runs that start between one of
+//     its outputs and the next: at most v1-v0 loads of pos a thread, with no
+//     shared memory and no barrier.
 //   - Up to scanSpan, the block marks the start of every run in the tile
 //     (value v at pos[v] - the tile's first output, for the v of non-zero
 //     count whose pos falls in the tile) and fills the tile with a max-scan
 //     of the marks.
 //   - Past scanSpan (a tile spanning many values of no key, as when keys lie
 //     at both ends of a wide range), marking would visit every value of the
-//     span, and the search, of at most 32 steps an output, is used again.
+//     span, and each output is found by a binary search of at most 32 steps
+//     over the positions of the tile's values.
 //
-// Measured on an H200 with 2^25 keys (ncu, docs/performance.md), the search
-// writes the keys of 16 to 4096 values in 36–56 µs where the scan took
-// 111–116; with 8 runs a tile (2^16 values) the scan is faster, 107 µs
-// against 126 for the search.
+// Measured on an H200 with 2^25 keys (ncu, docs/performance.md): the walk
+// writes the keys of 2^8 values (less than a run a tile) in 33 µs where a
+// binary search of each output took 38, and of 2^16 values (8 runs a tile)
+// in 40 µs where the marks and scan took 107; with 128 runs a tile (2^20
+// values) it took 153 µs against the scan's 108, and with 32 (2^18 values)
+// the whole sort took 0.430 ms against 0.466: the walk's cost grows with the
+// runs, the scan's does not, and they cross near 75 runs.
 
 const (
 	tileLog = 12
@@ -40,10 +44,10 @@ const (
 	// tileThreads is the block of TileReconstructKernel: 16 outputs a
 	// thread.
 	tileThreads = 256
-	// searchSpan is the most values past its first that a tile fills by
-	// search, and scanSpan the most it fills by marks and scan.
-	searchSpan = 4
-	scanSpan   = 1 << 16
+	// walkSpan is the most values past its first that a tile fills by
+	// walking, and scanSpan the most it fills by marks and scan.
+	walkSpan = 1 << 6
+	scanSpan = 1 << 16
 )
 
 // TileStartsKernel returns the kernel that writes, for every tile t, the
@@ -132,14 +136,42 @@ func TileReconstructKernel() *dsl.Kernel {
 			v1 := dsl.Let(b, starts.At(tile.Add(dsl.N(1))))
 			marks := dsl.Shared[uint32](b, TileSize)
 			span := dsl.Let(b, v1.Sub(v0.Exp))
-			b.IfElse(span.Le(dsl.N(searchSpan)).Or(span.Gt(dsl.N(scanSpan))), func(b *dsl.Block) {
-				searchTile(b, pos, out, first.Exp, v0.Exp, v1.Exp, lo)
+			b.IfElse(span.Le(dsl.N(walkSpan)), func(b *dsl.Block) {
+				walkTile(b, pos, out, first.Exp, v0.Exp, v1.Exp, lo)
 			}, func(b *dsl.Block) {
-				scanTile(b, pos, out, marks, first.Exp, v0.Exp, v1.Exp, lo)
+				b.IfElse(span.Gt(dsl.N(scanSpan)), func(b *dsl.Block) {
+					searchTile(b, pos, out, first.Exp, v0.Exp, v1.Exp, lo)
+				}, func(b *dsl.Block) {
+					scanTile(b, pos, out, marks, first.Exp, v0.Exp, v1.Exp, lo)
+				})
 			})
 		})
 	})
 	return k
+}
+
+// walkTile has block b write the same tile, each thread its outputs tid,
+// tid+tileThreads, ... in increasing order: an output's value is the last
+// v with pos[v] at or before it, so that from one of a thread's outputs to
+// the next the value only grows, and the thread steps over the runs that
+// start between them (at most v1-v0 steps in all, one load each).
+func walkTile(b *dsl.Block, pos, out dsl.Array[uint32], first, v0, v1, lo dsl.U32) {
+	b.ForAll(dsl.N(tileThreads), func(t *dsl.Thread, tid dsl.U32) {
+		v := dsl.Let(t, v0)
+		// next is where the run after v's starts; v1 is at most the last
+		// value, so that pos[v+1] is always there.
+		next := dsl.Let(t, pos.At(v0.Add(dsl.N(1))))
+		for j := range TileSize / tileThreads {
+			p := dsl.Let(t, first.Add(dsl.N(uint32(j*tileThreads))).Add(tid))
+			t.If(p.Lt(out.Len()), func(t *dsl.Thread) {
+				t.While(next.Le(p.Exp).And(v.Lt(v1)), func(t *dsl.Thread) {
+					v.Set(v.Add(dsl.N(1)))
+					next.Set(pos.At(v.Add(dsl.N(1))))
+				})
+				out.Store(t, p.Exp, v.Add(lo))
+			})
+		}
+	})
 }
 
 // searchTile has block b write the tile of outputs from first, whose
