@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
@@ -30,6 +31,34 @@ func (s *Sorter) blockShapeFor(keyBytes, valueBytes, n, bits int) (kernels.Radix
 func (s *Sorter) blockSorts(n int) bool {
 	_, ok := s.blockShapeFor(4, 0, n, 32)
 	return !s.paper && n > 0 && ok
+}
+
+// blockCountShapeFor returns the shape of the block counting sort of n
+// uint32 keys in a range of bins values, and false when another sort
+// takes them: by kernels.BlockCountShapeFor, unless the tests set the
+// block counting sort's shape (which then takes every sort its tile and
+// kernels.BlockCountMaxBins hold, or none for Threads -1) or the shape of
+// the block sort or of the passes (which then take the keys).
+func (s *Sorter) blockCountShapeFor(n int, bins uint64) (kernels.BlockCountShape, bool) {
+	switch {
+	case s.countShape.Threads < 0 || s.blockShape != (kernels.RadixShape{}) || s.radixShape != (kernels.RadixShape{}):
+		return kernels.BlockCountShape{}, false
+	case s.countShape != (kernels.BlockCountShape{}):
+		return s.countShape, n <= s.countShape.Tile() && bins <= kernels.BlockCountMaxBins
+	}
+	return kernels.BlockCountShapeFor(n, bins)
+}
+
+// blockCount writes keys (at most shape.Tile()), all in [lo, lo+bins), to
+// out sorted, by counting them in one launch of one block
+// (kernels.BlockCountKernel).
+func (s *Sorter) blockCount(out, keys *runtime.Buffer[uint32], lo, bins uint32, shape kernels.BlockCountShape) error {
+	key := radixKernelKey{kind: "count", key: ir.Uint32, shape: kernels.RadixShape{Threads: shape.Threads, PerThread: shape.PerThread}}
+	count, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.BlockCountKernel(shape) })
+	if err != nil {
+		return err
+	}
+	return s.launch(count, keys, out, lo, bins)
 }
 
 // blockSort writes keys (at most kernels.BlockSortMaxKeys), sorted by

@@ -29,7 +29,12 @@
 // one atomicOr. Sort and SortRange
 // of at most kernels.BlockSortMaxKeys keys take one launch instead: the
 // radix sort in one block (kernels.RadixBlockKernel) of the bits in which
-// the keys differ, whatever their span. The
+// the keys differ, whatever their span, or, for 4097 to 8192 keys of a
+// span of 2^9+1 to 2^12 values, a counting sort in one block
+// (kernels.BlockCountKernel: the keys counted in shared memory, the
+// counts scanned, the output filled by a max-scan of where each value's
+// run starts), which takes two block scans where the radix sort takes a
+// pass a digit (kernels.BlockCountShapeFor gives the measurements). The
 // option Paper, and the methods PaperCountingSort and PaperOccurrenceSort,
 // run the paper's kernels as written.
 //
@@ -102,8 +107,8 @@
 // SortKeys (device buffers, told the keys' range) and Sort (a slice, its
 // range found first) pick the algorithm by a cost model over the number of
 // keys n and the number of values of their range: up to
-// kernels.BlockSortMaxKeys keys, the radix sort's one-launch sorts (the
-// rank sort or the block sort, as above); up to
+// kernels.BlockSortMaxKeys keys, the one-launch sorts (the rank sort, the
+// block sort or the block counting sort, as above); up to
 // 2^21 keys, the radix sort; up to 2^22 keys, counting sort for ranges of
 // 2^9 to 2^12 values and of 2^18 to 2^22; up to 2^23 keys, for ranges of up
 // to 2^15 values and of 2^18 to 2^22; up to 2^25 keys, for ranges of up to

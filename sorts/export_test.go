@@ -32,6 +32,16 @@ func (s *Sorter) SetBlockShape(shape kernels.RadixShape) {
 	s.blockShape = shape
 }
 
+// SetBlockCountShape makes SortKeys count the keys of a range of up to
+// kernels.BlockCountMaxBins values in one block of the given shape where
+// its tile holds them, or never for Threads -1; the zero shape restores
+// the default.
+func (s *Sorter) SetBlockCountShape(shape kernels.BlockCountShape) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.countShape = shape
+}
+
 // SetRankSortWarps makes the radix sort rank up to
 // kernels.RankSortMaxKeys keys in blocks of warps warps, or never for -1;
 // 0 restores the default.
@@ -62,7 +72,7 @@ func (s *Sorter) SetRadixEpoch(e uint32) {
 // Picked returns the name of the algorithm SortKeys picks for n keys in a
 // range of bins values.
 func (s *Sorter) Picked(n int, bins uint64) string {
-	return [...]string{blockAlgorithm: "block", countingAlgorithm: "counting", radixAlgorithm: "radix"}[s.pick(n, bins)]
+	return [...]string{blockCountAlgorithm: "blockCount", blockAlgorithm: "block", countingAlgorithm: "counting", radixAlgorithm: "radix"}[s.pick(n, bins)]
 }
 
 // SetMostParts makes the shared-table kernels split their keys into at

@@ -12,9 +12,10 @@ type algorithm uint8
 
 // The algorithms, in the order the cost model considers them.
 const (
-	blockAlgorithm    algorithm = iota // one launch of one block (kernels.BlockSortMaxKeys keys at most)
-	countingAlgorithm                  // counting sort over the range
-	radixAlgorithm                     // the radix sort over the range's bits
+	blockCountAlgorithm algorithm = iota // counting sort in one launch of one block (kernels.BlockCountMaxBins values at most)
+	blockAlgorithm                       // one launch of one block (kernels.BlockSortMaxKeys keys at most)
+	countingAlgorithm                    // counting sort over the range
+	radixAlgorithm                       // the radix sort over the range's bits
 )
 
 // countingLimit is a row of the cost model: for up to keys keys, counting
@@ -52,6 +53,9 @@ var countingLimits = []countingLimit{
 func (s *Sorter) pick(n int, bins uint64) algorithm {
 	switch {
 	case s.blockSorts(n):
+		if _, ok := s.blockCountShapeFor(n, bins); ok {
+			return blockCountAlgorithm
+		}
 		return blockAlgorithm
 	case bins > MaxBins:
 		return radixAlgorithm
@@ -79,15 +83,17 @@ func (s *Sorter) pick(n int, bins uint64) algorithm {
 // possibly keys itself), every key lying in [lo, last] (any such range,
 // the whole of uint32 included), by the algorithm the cost model picks for
 // their number and range (see the package documentation): a one-launch
-// sort (the rank sort or the block sort) for up to
-// kernels.BlockSortMaxKeys keys, counting sort
+// sort (the rank sort, the block sort or the block counting sort) for up
+// to kernels.BlockSortMaxKeys keys, counting sort
 // for a range narrow enough for the number of keys, and otherwise the
 // radix sort of the bits in which lo and last differ, as CUB's radix sort
 // told end_bit. The counting sort checks every key against the range and
 // reads back its flag (an error wrapping ErrKeyOutOfRange); the one-launch
-// and radix sorts enqueue their launches and read nothing back, and sort a key
-// outside the range by its bits (never writing outside out), the order
-// being then undefined. last below lo is an error wrapping ErrBadRange.
+// and radix sorts enqueue their launches and read nothing back. A key
+// outside the range then leaves out holding every key, in an order not
+// defined (the radix sorts order them by the range's bits, the block
+// counting sort leaves them as they were), and nothing is written outside
+// out. last below lo is an error wrapping ErrBadRange.
 func (s *Sorter) SortKeys(out, keys *runtime.Buffer[uint32], lo, last uint32) error {
 	_, err := s.locked(func() (int, error) {
 		if last < lo {
@@ -110,6 +116,9 @@ func (s *Sorter) sortPicked(out, keys *runtime.Buffer[uint32], lo, last uint32) 
 	}
 	bins := uint64(last) - uint64(lo) + 1
 	switch s.pick(n, bins) {
+	case blockCountAlgorithm:
+		shape, _ := s.blockCountShapeFor(n, bins)
+		return n, s.blockCount(out, keys, lo, uint32(bins), shape)
 	case blockAlgorithm:
 		return s.blockSort(out, keys, 0, max(1, bits.Len32(lo^last)))
 	case countingAlgorithm:

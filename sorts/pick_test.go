@@ -90,6 +90,8 @@ func TestCostModelTable(t *testing.T) {
 		want string
 	}{
 		{1, 1 << 32, "block"}, {kernels.BlockSortMaxKeys, 1 << 32, "block"}, {kernels.BlockSortMaxKeys + 1, 16, "radix"},
+		{1 << 12, 1 << 12, "block"}, {1<<12 + 1, 1 << 9, "block"}, {1<<12 + 1, 1<<9 + 1, "blockCount"},
+		{kernels.BlockSortMaxKeys, kernels.BlockCountMaxBins, "blockCount"}, {kernels.BlockSortMaxKeys, kernels.BlockCountMaxBins + 1, "block"},
 		{1 << 16, 1 << 20, "radix"},
 		{1<<16 + 1, 1 << 16, "radix"}, {1 << 20, 1 << 23, "radix"}, {1 << 20, 16, "radix"},
 		{1<<20 + 1, 16, "radix"}, {1 << 21, 1 << 10, "radix"}, {1<<21 + 1, 1 << 8, "radix"},

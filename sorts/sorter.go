@@ -55,11 +55,13 @@ type Sorter struct {
 	// radix holds the radix sort's kernels, loaded on first use;
 	// radixShape, when not zero, replaces the shape of their blocks,
 	// blockShape, when not zero, the block sort's, and rankWarps, when not
-	// zero, the rank sort's warps (-1: no rank sort).
+	// zero, the rank sort's warps (-1: no rank sort), and countShape,
+	// when not zero, the block counting sort's (Threads -1: none).
 	radix      map[radixKernelKey]runtime.Function
 	radixShape kernels.RadixShape
 	blockShape kernels.RadixShape
 	rankWarps  int
+	countShape kernels.BlockCountShape
 	// gpu is what the device says of itself (a GPU's runtime.Properties),
 	// zero when it says nothing (the CPU evaluator).
 	gpu runtime.Properties

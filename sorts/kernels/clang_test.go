@@ -31,7 +31,7 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 		kernels.GlobalOccursWarpKernel(), kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly),
 		kernels.RadixBlockKernel[float64, int64](blockShape, kernels.Pairs),
 		kernels.RadixBlockKernel[float32, uint32](kernels.RadixShape{Threads: 256, PerThread: 16, Bits: 5, Rank: kernels.RankByCounters},
-			kernels.Positions)}
+			kernels.Positions), kernels.BlockCountKernel(kernels.BlockCountShape{Threads: 1024, PerThread: 8})}
 	windowed := kernels.RadixShapeFor(4, 4, 1<<25)
 	windowed.Window = 8
 	ks = append(ks, kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 0, 1<<25), kernels.KeysOnly),

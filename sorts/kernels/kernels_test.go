@@ -1,6 +1,7 @@
 package kernels_test
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -38,7 +39,8 @@ func TestEveryKernelBuilds(t *testing.T) {
 		kernels.TileStartsKernel(), kernels.TileReconstructKernel(), kernels.TileTotalsKernel(), kernels.TileScanKernel(),
 		kernels.GlobalHistogramWarpKernel(), kernels.GlobalOccursWarpKernel(), kernels.BitsReconstructWarpKernel(), kernels.BitsReconstructBlockKernel(),
 		kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly), kernels.RadixBlockKernel[float64, float32](blockShape, kernels.Pairs),
-		kernels.RadixBlockKernel[int32, uint32](blockShape, kernels.Positions)}
+		kernels.RadixBlockKernel[int32, uint32](blockShape, kernels.Positions),
+		kernels.BlockCountKernel(kernels.BlockCountShape{Threads: 512, PerThread: 16})}
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)
 	if len(kernels.SharedHistogramKernels()) != len(kernels.HistogramShapes()) || len(kernels.SharedOccursKernels()) != len(kernels.BitsShapes()) {
@@ -64,6 +66,19 @@ func TestWarpRanges(t *testing.T) {
 	for _, c := range []struct{ keys, want int }{{0, 0}, {1, 16}, {4096, 16}, {4097, 32}, {1 << 25, 1 << 25 / 4096 * 16}} {
 		if got := kernels.WarpRanges(c.keys); got != c.want {
 			t.Errorf("WarpRanges(%d) = %d, want %d", c.keys, got, c.want)
+		}
+	}
+}
+
+// TestBlockCountKernelRejectsBadShapes checks that a block counting
+// sort's shape of part of a warp or of no key a thread is an error naming
+// the shape when the kernel is built.
+func TestBlockCountKernelRejectsBadShapes(t *testing.T) {
+	for _, shape := range []kernels.BlockCountShape{{Threads: 48, PerThread: 4}, {Threads: 64, PerThread: 0}} {
+		_, err := kernels.BlockCountKernel(shape).Build()
+		want := fmt.Sprintf("BlockCountKernel of %d threads of %d keys", shape.Threads, shape.PerThread)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("shape %+v: got %v, want an error naming %q", shape, err, want)
 		}
 	}
 }
