@@ -11,8 +11,9 @@
 // warp for small ranges) and merge it into global memory once per block,
 // occurs keeps one bit per value and sets it only when it is clear, and
 // counting sort's reconstruct gives every block an equal tile of the output
-// (a tile of few runs by a binary search for each output over the runs
-// that start in it, others by marking those runs and a max-scan),
+// (a tile of up to 64 runs by each thread stepping over the runs that
+// start between its outputs, others by marking those runs and a max-scan,
+// or, spanning more than 2^16 values, by a binary search for each output),
 // occurrence sort of a small range counts, scans and writes its keys in
 // one block, and the scans read their data twice and write it once (tile totals, then
 // each 4096-element tile rescanned from its offset in registers and warp

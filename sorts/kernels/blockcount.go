@@ -127,10 +127,11 @@ func (s BlockCountShape) Tile() int { return s.Threads * s.PerThread }
 // 12 bits the count took 14.5–15.1 µs in 512×16 (1024×8 within 0.4)
 // where the block radix sort's two passes took 17.4–18.5; of 8 bits and
 // fewer (one pass) it was slower or within the spread (8192 keys of 8 bits
-// 14.5 against 15.0 and 18.3 against 14.0 in two runs), and for up to 4096
-// keys, where one pass or the rank sort sorts them, slower nearly
-// everywhere (4096 keys of 4 bits 13.0 µs against 11.6; kernels under
-// ncu, 4096 keys: 7.5 µs in 1024×4 against 6.3 for the block radix sort).
+// 14.5 against 15.0 and 18.3 against 14.0 in two runs); for up to 4096
+// keys, where one pass or the rank sort sorts them, slower up to 8 bits
+// (4096 keys of 4 bits 13.0 µs against 11.6; kernels under ncu, 4096
+// keys: 7.5 µs in 1024×4 against 6.3 for the block radix sort) and at 10
+// and 12 bits faster by 0.3 to 1.4 µs in one run only.
 var blockCountShapes = []struct {
 	keysAbove, keys, binsAbove, bins int
 	shape                            BlockCountShape
