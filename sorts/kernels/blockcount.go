@@ -62,15 +62,14 @@ func BlockCountKernel(shape BlockCountShape) *dsl.Kernel {
 				// Every key of the thread is loaded before any is counted,
 				// so that the loads overlap.
 				bin := make([]dsl.U32, perThread)
-				first := make([]dsl.U32, perThread)
+				at := make([]dsl.U32, perThread)
 				for u := range perThread {
-					i := dsl.Let(t, tid.Add(dsl.N(uint32(u*threads))))
-					first[u] = dsl.Let(t, i.Sub(dsl.LaneOf(tid))).Exp
-					bin[u] = dsl.Let(t, dsl.Select(i.Lt(n), keys.At(i.Exp), lo).Sub(lo)).Exp
+					at[u] = dsl.Let(t, tid.Add(dsl.N(uint32(u*threads)))).Exp
+					bin[u] = dsl.Let(t, dsl.Select(at[u].Lt(n), keys.At(at[u]), lo).Sub(lo)).Exp
 				}
 				for u := range perThread {
 					// The lanes holding keys are the warp's first.
-					lanes := dsl.Let(t, dsl.Select(first[u].Lt(n), n.Sub(first[u]).Min(dsl.N(ir.WarpSize)), dsl.N(0)))
+					lanes := dsl.Let(t, arrays.LanesBelow(n, at[u]))
 					holds := dsl.LaneIdx.Lt(lanes.Exp)
 					t.If(holds.And(bin[u].Ge(used)), func(t *dsl.Thread) { stray.Store(t, dsl.N(0), dsl.N(1)) })
 					// A warp of one value adds its count once; otherwise
