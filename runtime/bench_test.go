@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -128,4 +129,51 @@ func BenchmarkCPULaunchVectorAdd(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkGPULaunchHost measures the host's part of a launch of a kernel
+// with three buffer arguments and its grid from the kernel's Blocks
+// expression: launches in batches small enough that the GPU's queue never
+// fills, timed without the synchronization after each batch.
+func BenchmarkGPULaunchHost(b *testing.B) {
+	g := gpuForTest(b)
+	f := must(g.Load(vectorAdd()))(b)
+	x := must(runtime.Alloc[float32](g, 1024))(b)
+	const batch = 64
+	launches := 0
+	for b.Loop() {
+		if err := g.Launch(f, runtime.LaunchConfig{}, x, x, x); err != nil {
+			b.Fatal(err)
+		}
+		if launches++; launches%batch == 0 {
+			b.StopTimer()
+			if err := g.Synchronize(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N), "µs/launch")
+}
+
+// BenchmarkGPULaunchBetweenEvents times the same launch as a benchmark of a
+// sort times it: an event before it and one after it on the default
+// stream, on an idle GPU, so that the host's part counts with the
+// kernel's. It reports the median of the events' times.
+func BenchmarkGPULaunchBetweenEvents(b *testing.B) {
+	g := gpuForTest(b)
+	f := must(g.Load(vectorAdd()))(b)
+	x := must(runtime.Alloc[float32](g, 1024))(b)
+	start, stop := must(g.NewEvent())(b), must(g.NewEvent())(b)
+	var times []float64
+	for b.Loop() {
+		err := errorsOf(start.Record(nil), g.Launch(f, runtime.LaunchConfig{}, x, x, x), stop.Record(nil), stop.Synchronize())
+		if err != nil {
+			b.Fatal(err)
+		}
+		elapsed := must(stop.Since(start))(b)
+		times = append(times, float64(elapsed.Nanoseconds())/1e3)
+	}
+	slices.Sort(times)
+	b.ReportMetric(times[len(times)/2], "µs/median")
 }

@@ -134,7 +134,8 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	} else if ok && s.closed.Load() {
 		return fmt.Errorf("launching kernel %s on %s: %w", cf.Name(), d.Name(), errStreamClosed)
 	}
-	bound, err := cf.sig.bind(cf.Name(), d, args)
+	var boundStore [inlineArgs]boundArg
+	bound, err := cf.sig.bind(cf.Name(), d, args, boundStore[:])
 	if err != nil {
 		return err
 	}
@@ -157,11 +158,12 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 			cf.Name(), d.Name(), state, err)
 	}
 	defer d.unreserve(state)
-	release, err := hold(bound)
+	var heldStore [inlineArgs]*Mem
+	held, err := hold(bound, heldStore[:])
 	if err != nil {
 		return fmt.Errorf("launching kernel %s: %w", cf.Name(), err)
 	}
-	defer release()
+	defer release(held)
 	defer lockData(cf.kernel, bound)()
 	evalArgs := make([]eval.Arg, len(bound))
 	for i, a := range bound {

@@ -65,7 +65,7 @@ func (d DiskCache) Stats() CacheStats { return d.c.stats() }
 // takes, and what the evaluator alone computes for its Blocks expression:
 // the folded count and the evaluated one, which must agree.
 func GridSize(d Device, k *ir.Kernel, cfg LaunchConfig, args ...any) (folded int, err error) {
-	bound, err := SignatureOf(k).bind(k.Name, d, args)
+	bound, err := SignatureOf(k).bind(k.Name, d, args, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -77,7 +77,7 @@ func GridSize(d Device, k *ir.Kernel, cfg LaunchConfig, args ...any) (folded int
 func GridCounter(k *ir.Kernel) func(d Device, cfg LaunchConfig, args ...any) (int, error) {
 	g := newGridCount(k)
 	return func(d Device, cfg LaunchConfig, args ...any) (int, error) {
-		bound, err := SignatureOf(k).bind(k.Name, d, args)
+		bound, err := SignatureOf(k).bind(k.Name, d, args, nil)
 		if err != nil {
 			return 0, err
 		}
@@ -87,7 +87,7 @@ func GridCounter(k *ir.Kernel) func(d Device, cfg LaunchConfig, args ...any) (in
 
 // EvaluatedGridSize is GridSize by the evaluator only, never folding.
 func EvaluatedGridSize(d Device, k *ir.Kernel, args ...any) (v ir.Value, err error) {
-	bound, err := SignatureOf(k).bind(k.Name, d, args)
+	bound, err := SignatureOf(k).bind(k.Name, d, args, nil)
 	if err != nil {
 		return ir.Value{}, err
 	}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -29,7 +30,8 @@ func (g *GPU) Launch(f Function, cfg LaunchConfig, args ...any) error {
 		}
 		stream = s.handle
 	}
-	bound, err := gf.sig.bind(gf.name, g, args)
+	var boundStore [inlineArgs]boundArg
+	bound, err := gf.sig.bind(gf.name, g, args, boundStore[:])
 	if err != nil {
 		return err
 	}
@@ -46,14 +48,19 @@ func (g *GPU) Launch(f Function, cfg LaunchConfig, args ...any) error {
 // launch calls cuLaunchKernel with the arguments' memory held, so that a
 // concurrent Free cannot release it during the call.
 func (g *GPU) launch(f *gpuFunction, bound []boundArg, blocks int, stream uintptr) error {
-	release, err := hold(bound)
+	var heldStore [inlineArgs]*Mem
+	held, err := hold(bound, heldStore[:])
 	if err != nil {
 		return fmt.Errorf("launching kernel %s: %w", f.name, err)
 	}
-	defer release()
+	defer release(held)
 	// Each value sits at the start of its own 8-byte slot (little-endian),
 	// and params[i] points at the i-th value, as cuLaunchKernel expects.
-	slots := make([]uint64, 0, 2*len(bound))
+	// The memory handed to the driver comes from a pool, so that a launch
+	// allocates none.
+	mem := launchMemPool.Get().(*launchMem)
+	defer launchMemPool.Put(mem)
+	slots := mem.slots[:0]
 	for _, a := range bound {
 		if a.mem == nil {
 			slots = append(slots, a.value.Bits)
@@ -68,12 +75,34 @@ func (g *GPU) launch(f *gpuFunction, bound []boundArg, blocks int, stream uintpt
 		}
 		slots = append(slots, ptr, uint64(a.n))
 	}
-	params := make([]unsafe.Pointer, len(slots))
+	params := mem.params[:0]
 	for i := range slots {
-		params[i] = unsafe.Pointer(&slots[i])
+		params = append(params, unsafe.Pointer(&slots[i]))
 	}
+	mem.slots, mem.params = slots, params // kept, grown, for the next launch
 	return g.with(func() error {
-		return g.drv.launchKernel.call(f.fn, uintptr(blocks), 1, 1, uintptr(f.threads), 1, 1, uintptr(f.shared),
-			stream, uintptr(unsafe.Pointer(unsafe.SliceData(params))), 0).errf("launching kernel %s with %d blocks of %d threads", f.name, blocks, f.threads)
+		r := g.drv.launchKernel.call(f.fn, uintptr(blocks), 1, 1, uintptr(f.threads), 1, 1, uintptr(f.shared),
+			stream, uintptr(unsafe.Pointer(unsafe.SliceData(params))), 0)
+		if r.code == 0 {
+			return nil
+		}
+		return r.err(fmt.Sprintf("launching kernel %s with %d blocks of %d threads", f.name, blocks, f.threads))
 	})
 }
+
+// inlineArgs is the number of a launch's arguments whose bookkeeping lives
+// on the launching goroutine's stack; a launch with more allocates it.
+const inlineArgs = 16
+
+// launchMem is the memory a launch hands cuLaunchKernel: a slot for each
+// value (a scalar, or a buffer's address and length) and a pointer to each
+// slot.
+type launchMem struct {
+	slots  []uint64
+	params []unsafe.Pointer
+}
+
+// launchMemPool keeps launchMem between launches.
+var launchMemPool = sync.Pool{New: func() any {
+	return &launchMem{slots: make([]uint64, 0, 2*inlineArgs), params: make([]unsafe.Pointer, 0, 2*inlineArgs)}
+}}

@@ -197,6 +197,26 @@ func TestGPUConcurrentLaunches(t *testing.T) {
 	}
 }
 
+// TestGPULaunchAllocations checks that a launch allocates almost nothing
+// on the host: its arguments' bookkeeping lives on the stack and the
+// memory handed to the driver is pooled, leaving the driver calls' own
+// argument lists (one for making the context current, one for the launch).
+func TestGPULaunchAllocations(t *testing.T) {
+	g := gpuForTest(t)
+	f := must(g.Load(vectorAdd()))(t)
+	x := must(runtime.Alloc[float32](g, 1024))(t)
+	defer func() { _ = x.Free() }()
+	var err error
+	allocs := testing.AllocsPerRun(200, func() { err = errors.Join(err, g.Launch(f, runtime.LaunchConfig{}, x, x, x)) })
+	if err = errors.Join(err, g.Synchronize()); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%.1f allocations per launch", allocs)
+	if allocs > 2 {
+		t.Errorf("%.1f allocations per launch, want at most 2", allocs)
+	}
+}
+
 func TestGPUCompileErrorCarriesLog(t *testing.T) {
 	g := gpuForTest(t)
 	src := "extern \"C\" __global__ void broken(unsigned int* out, unsigned int n) {\n" +

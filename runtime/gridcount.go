@@ -50,12 +50,13 @@ func (g *gridCount) size(name string, cfg LaunchConfig, args []boundArg) (int, e
 	if cfg.Blocks != 0 || g.kernel == nil || g.kernel.Blocks == nil || len(args) != len(g.kernel.Params) {
 		return gridSize(name, g.kernel, cfg, args)
 	}
-	values := make([]uint64, len(g.uses))
-	for j, i := range g.uses {
+	var store [inlineArgs]uint64
+	values := store[:0]
+	for _, i := range g.uses {
 		if g.kernel.Params[i].Array != nil {
-			values[j] = uint64(args[i].n)
+			values = append(values, uint64(args[i].n))
 		} else {
-			values[j] = args[i].value.Bits
+			values = append(values, args[i].value.Bits)
 		}
 	}
 	g.mu.Lock()
@@ -70,7 +71,7 @@ func (g *gridCount) size(name string, cfg LaunchConfig, args []boundArg) (int, e
 		return 0, err
 	}
 	g.mu.Lock()
-	g.last, g.blocks = values, blocks
+	g.last, g.blocks = slices.Clone(values), blocks
 	g.mu.Unlock()
 	return blocks, nil
 }

@@ -120,15 +120,11 @@ func (m *Mem) use(f func(s storage) error) error {
 }
 
 // hold keeps the memory of a launch's buffer arguments from being freed
-// until release is called. Each allocation is held once, however many
-// arguments share it. It fails if any has been freed.
-func hold(args []boundArg) (release func(), err error) {
-	var held []*Mem
-	release = func() {
-		for _, m := range held {
-			m.mu.RUnlock()
-		}
-	}
+// until release is called with what it returns: each allocation, held
+// once however many arguments share it, in into's memory when it has room.
+// It fails, holding nothing, if any has been freed.
+func hold(args []boundArg, into []*Mem) ([]*Mem, error) {
+	held := into[:0]
 	for _, a := range args {
 		if a.mem == nil || slices.Contains(held, a.mem) {
 			continue
@@ -136,9 +132,16 @@ func hold(args []boundArg) (release func(), err error) {
 		a.mem.mu.RLock()
 		held = append(held, a.mem)
 		if a.mem.store == nil {
-			release()
+			release(held)
 			return nil, errFreed
 		}
 	}
-	return release, nil
+	return held, nil
+}
+
+// release lets go of the memory hold kept.
+func release(held []*Mem) {
+	for _, m := range held {
+		m.mu.RUnlock()
+	}
 }

@@ -109,18 +109,20 @@ type bufferArg interface {
 }
 
 // bind checks args against the parameters of kernel on device d and returns
-// them ready to launch. Nothing is touched on the device.
-func (s Signature) bind(kernel string, d Device, args []any) ([]boundArg, error) {
+// them ready to launch, in into's memory when it has room (a launch passes
+// an array of its own, so that binding allocates nothing). Nothing is
+// touched on the device.
+func (s Signature) bind(kernel string, d Device, args []any, into []boundArg) ([]boundArg, error) {
 	if len(args) != len(s) {
 		return nil, fmt.Errorf("kernel %s%s takes %d arguments, got %d", kernel, s, len(s), len(args))
 	}
-	bound := make([]boundArg, len(s))
+	bound := into[:0]
 	for i, p := range s {
 		b, err := p.bind(d, args[i])
 		if err != nil {
 			return nil, fmt.Errorf("kernel %s: argument %d (%s): %w", kernel, i, p, err)
 		}
-		bound[i] = b
+		bound = append(bound, b)
 	}
 	return bound, nil
 }
