@@ -27,7 +27,9 @@ var radixShapes = flag.Bool("radixshapes", false,
 var radixShapeCandidates = [][5]int{
 	{512, 16, 8, 4, 2}, {384, 20, 8, 4, 2}, {512, 20, 8, 4, 2}, {512, 24, 8, 4, 2}, {512, 18, 8, 4, 2},
 	{512, 16, 8, 2, 2}, {640, 16, 8, 4, 2}, {768, 12, 8, 4, 2}, {768, 16, 8, 4, 2}, {1024, 8, 8, 4, 2},
-	{1024, 12, 8, 4, 1}, {256, 16, 8, 4, 3},
+	{1024, 12, 8, 4, 1}, {256, 16, 8, 4, 3}, {512, 17, 8, 4, 2}, {512, 19, 8, 4, 2}, {384, 19, 8, 4, 2},
+	{448, 17, 8, 4, 2}, {448, 19, 8, 4, 2}, {384, 21, 8, 4, 2}, {512, 15, 8, 4, 2}, {384, 19, 8, 4, 3},
+	{384, 18, 8, 4, 3}, {384, 16, 8, 4, 3}, {320, 19, 8, 4, 3}, {256, 19, 8, 4, 4},
 }
 
 // radixPairsShapeCandidates are the shapes TestGPURadixShapes times for
@@ -37,6 +39,8 @@ var radixShapeCandidates = [][5]int{
 var radixPairsShapeCandidates = [][5]int{
 	{512, 18, 8, 4, 2}, {384, 20, 8, 4, 2}, {384, 22, 8, 4, 2}, {512, 16, 8, 4, 2}, {512, 20, 8, 4, 2},
 	{448, 16, 8, 4, 2}, {448, 18, 8, 4, 2}, {640, 16, 8, 4, 2}, {768, 12, 8, 4, 2}, {512, 12, 8, 4, 2},
+	{512, 17, 8, 4, 2}, {512, 19, 8, 4, 2}, {384, 19, 8, 4, 2}, {384, 21, 8, 4, 2}, {448, 17, 8, 4, 2},
+	{384, 16, 8, 4, 3}, {320, 18, 8, 4, 3},
 }
 
 // radixFloatShapeCandidates are the shapes TestGPURadixShapes times for
@@ -44,6 +48,8 @@ var radixPairsShapeCandidates = [][5]int{
 // load and store takes registers of the uint32 keys' shape.
 var radixFloatShapeCandidates = [][5]int{
 	{512, 18, 8, 4, 2}, {512, 16, 8, 4, 2}, {512, 14, 8, 4, 2}, {384, 20, 8, 4, 2}, {384, 18, 8, 4, 2},
+	{512, 17, 8, 4, 2}, {512, 19, 8, 4, 2}, {384, 19, 8, 4, 2}, {448, 17, 8, 4, 2}, {384, 19, 8, 4, 3},
+	{384, 16, 8, 4, 3},
 }
 
 // radixWideShapeCandidates are the shapes TestGPURadixShapes times for
@@ -51,6 +57,8 @@ var radixFloatShapeCandidates = [][5]int{
 var radixWideShapeCandidates = [][5]int{
 	{448, 14, 8, 4, 2}, {384, 12, 8, 4, 2}, {384, 14, 8, 4, 2}, {384, 16, 8, 4, 2}, {512, 12, 8, 4, 2}, {512, 10, 8, 4, 2},
 	{256, 16, 8, 4, 3}, {448, 12, 8, 4, 2}, {448, 13, 8, 4, 2}, {640, 10, 8, 4, 2}, {512, 16, 8, 4, 2},
+	{448, 15, 8, 4, 2}, {384, 15, 8, 4, 2}, {384, 13, 8, 4, 2}, {512, 11, 8, 4, 2}, {384, 17, 8, 4, 2},
+	{384, 10, 8, 4, 3}, {320, 12, 8, 4, 3},
 }
 
 // radixSmallShapeCandidates are the shapes TestGPURadixShapes times at
@@ -142,7 +150,9 @@ func timePairsShapes[K, V uint32 | uint64](t *testing.T, g runtime.Device, s *so
 // times for pairs with a 64-bit key or value (or both) at 2^25 keys.
 var radixWidePairsShapeCandidates = [][5]int{
 	{512, 8, 8, 4, 2}, {512, 10, 8, 4, 2}, {512, 12, 8, 4, 2}, {384, 12, 8, 4, 2}, {384, 14, 8, 4, 2},
-	{256, 16, 8, 4, 3}, {448, 10, 8, 4, 2}, {512, 6, 8, 4, 2},
+	{256, 16, 8, 4, 3}, {448, 10, 8, 4, 2}, {512, 6, 8, 4, 2}, {384, 11, 8, 4, 2}, {384, 13, 8, 4, 2},
+	{448, 11, 8, 4, 2}, {320, 14, 8, 4, 2}, {384, 15, 8, 4, 2}, {512, 11, 8, 4, 2}, {320, 10, 8, 4, 3},
+	{256, 12, 8, 4, 4},
 }
 
 // TestGPURadixPairsShapes times, on the GPU and only with -radixshapes,

@@ -163,15 +163,23 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // radixShapes are the radix pass's shapes by the size of the keys, of the
 // values (at most valueBytes) and the number of keys (up to upTo; 0: any).
 // The threads hold their keys, ranks and values in registers, so that the
-// wider they are the fewer each thread holds; every shape asks for two
-// blocks per multiprocessor (64 K registers: 64 each in blocks of 512).
+// wider they are the fewer each thread holds; the shapes ask for two
+// blocks per multiprocessor (64 K registers: 64 each in blocks of 512),
+// except 4-byte keys alone, in three blocks of 384 threads (56 registers
+// each, as CUB's Onesweep for float keys; its blocks of 512 threads spill
+// some of their keys to local memory).
 // Measured on an H200 (TestGPURadixShapes, 2^25 random keys over their
 // bits, host included): uint32 keys 512×18 0.871 ms, 512×16 0.888, 384×20
-// 0.922, 256×16 (three blocks) 0.969, 512×24 1.152 (spilling); pairs of
+// 0.922, 256×16 (three blocks) 0.969, 512×24 1.152 (spilling); in a later
+// pair of calls, three blocks of 384×19 0.821 and 384×18 0.819 against
+// 0.837 for 512×18 (two blocks of 384×19 0.874; 512×19 0.820 and 512×17
+// 0.860 in the other call), and float32 keys 384×19 (three blocks) 0.823
+// against 0.869 (512×17 0.868, 512×19 0.891); pairs of
 // uint32 keys and values 512×18 1.050 and 1.058 in two rounds, 448×18
 // 1.068 and 1.068, 384×22 1.090 and 1.092, 384×23 1.094 and 1.096,
-// 512×16 1.095 to 1.130 in four, 384×20 1.105 and 1.106, 512×20 1.556
-// (so that keys alone and with 32-bit values take one shape); uint64 keys
+// 512×16 1.095 to 1.130 in four, 384×20 1.105 and 1.106, 512×20 1.556,
+// later 512×17 1.064 against 1.070 and three blocks of 384×16 1.195 (so
+// that 32-bit values keep blocks of 512 threads); uint64 keys
 // 448×14 2.230 and 2.232 in two rounds, 512×12 2.261 and 2.264 (2.191 in
 // an earlier run), 448×13 2.295, 384×16 2.219 (earlier), 480×13 2.438,
 // 512×14 2.469 and 2.492, 512×16 2.564, 256×16 (three blocks) 2.626,
@@ -199,6 +207,7 @@ var radixShapes = []struct {
 }{
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 16, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits}},
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 4, shape: RadixShape{Threads: 384, PerThread: 19, Bits: RadixBits, Window: 4, MinBlocks: 3}},
 	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
