@@ -109,7 +109,7 @@ func firstDiff(a, b []uint32) int {
 // a block's Combiner), and a key past the range; then, each compared with
 // Go, the one-launch
 // sorts of every key type (RadixSort, SortPairs and Argsort by the rank
-// sort, in place by the block sort), the radix sort's passes over 2^20+3
+// sort, in place by the block sort), the radix sort's passes over 2^22+3
 // keys of 4 bytes, the block sort and the radix sort's passes ranking by
 // per-thread counters.
 func TestGPUSanitizerWorkload(t *testing.T) {
@@ -149,10 +149,10 @@ func TestGPUSanitizerWorkload(t *testing.T) {
 			}
 		}
 	}
-	// The passes of 4-byte keys past 2^20 keys: keys alone in blocks of
+	// The passes of 4-byte keys past 2^22 keys: keys alone in blocks of
 	// their own shape, pairs and argsort in another.
 	for _, c := range blockCases[:3] {
-		if msg := c.check(s, g, r, "random", 1<<20+3, 0, 32, false); msg != "" {
+		if msg := c.check(s, g, r, "random", 1<<22+3, 0, 32, false); msg != "" {
 			t.Error(msg)
 		}
 	}

@@ -165,9 +165,13 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // The threads hold their keys, ranks and values in registers, so that the
 // wider they are the fewer each thread holds; the shapes ask for two
 // blocks per multiprocessor (64 K registers: 64 each in blocks of 512),
-// except 4-byte keys alone, in three blocks of 384 threads (56 registers
-// each, as CUB's Onesweep for float keys; its blocks of 512 threads spill
-// some of their keys to local memory).
+// except 4-byte keys alone past 2^22 keys, in three blocks of 384 threads
+// (56 registers each, as CUB's Onesweep for float keys; its blocks of 512
+// threads spill some of their keys to local memory). Up to 2^22 keys the
+// larger tiles were faster for uint32 keys (two runs each, every bit:
+// 2^21 keys 0.097–0.100 ms against 0.104–0.105, 2^22 0.151–0.153 against
+// 0.155–0.166), from 2^23 the smaller (0.257–0.258 against 0.251–0.252;
+// 2^24 0.448–0.452 against 0.442–0.444).
 // Measured on an H200 (TestGPURadixShapes, 2^25 random keys over their
 // bits, host included): uint32 keys 512×18 0.871 ms, 512×16 0.888, 384×20
 // 0.922, 256×16 (three blocks) 0.969, 512×24 1.152 (spilling); in a later
@@ -207,6 +211,7 @@ var radixShapes = []struct {
 }{
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 16, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits}},
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 4, valueBytes: 4, upTo: 1 << 22, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, shape: RadixShape{Threads: 384, PerThread: 19, Bits: RadixBits, Window: 4, MinBlocks: 3}},
 	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
