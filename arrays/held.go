@@ -196,9 +196,47 @@ func (h Held[T]) Push() Push[*dsl.Block, T] {
 // shared memory, one barrier later. A tile of keys that all have one
 // digit, for example, needs no ranking.
 func (h Held[T]) Uniform(b *dsl.Block, f func(dsl.Exp[T]) dsl.U32) (dsl.U32, dsl.Bool) {
-	msg := h.invalid("Uniform")
+	return h.uniform(b, "Uniform", f, func(t *dsl.Thread, tid dsl.U32, first dsl.U32) dsl.Bool {
+		same := dsl.Let(t, dsl.Lit(true))
+		h.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
+			same.Set(same.And(valid.Not().Or(f(h.Slot(j)).Eq(first))))
+		})
+		return same.Exp
+	})
+}
+
+// UniformBits is Held.Uniform for a function f that selects bits of an
+// element, as a shift and a mask do (a radix digit): f(x & y) = f(x) &
+// f(y) and f(x | y) = f(x) | f(y). Each thread folds its elements with &
+// and with |, one bitwise operation per element where Uniform applies f
+// and compares, and its elements agree on f exactly when f of the fold by
+// & equals f of the fold by |. For an f that does not select bits the
+// verdict is not defined.
+func UniformBits[T dsl.Integer](h Held[T], b *dsl.Block, f func(dsl.Exp[T]) dsl.U32) (dsl.U32, dsl.Bool) {
+	return h.uniform(b, "UniformBits", f, func(t *dsl.Thread, tid dsl.U32, first dsl.U32) dsl.Bool {
+		all, any := dsl.Let(t, dsl.Lit(^T(0))), dsl.Let(t, dsl.Lit(T(0)))
+		held := dsl.Lit(false) // whether slot 0, the thread's lowest index, holds an element
+		h.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
+			x := h.Slot(j)
+			all.Set(dsl.Select(valid, all.And(x), all.Exp))
+			any.Set(dsl.Select(valid, any.Or(x), any.Exp))
+			if j == 0 {
+				held = valid
+			}
+		})
+		bits := dsl.Let(t, f(all.Exp)).Exp
+		return held.Not().Or(bits.Eq(f(any.Exp)).And(bits.Eq(first)))
+	})
+}
+
+// uniform is Uniform and UniformBits: same gives, in a thread of the
+// block's ForAll, whether f agrees with first (the warp's first value) on
+// every element the thread holds.
+func (h Held[T]) uniform(b *dsl.Block, op string, f func(dsl.Exp[T]) dsl.U32,
+	same func(t *dsl.Thread, tid, first dsl.U32) dsl.Bool) (dsl.U32, dsl.Bool) {
+	msg := h.invalid(op)
 	if msg == "" && f == nil {
-		msg = "Uniform with a nil function: give a function of an element to a U32"
+		msg = op + " with a nil function: give a function of an element to a U32"
 	}
 	if msg != "" {
 		dsl.Let(b, dsl.Invalid[uint32](msg))
@@ -209,11 +247,7 @@ func (h Held[T]) Uniform(b *dsl.Block, f func(dsl.Exp[T]) dsl.U32) (dsl.U32, dsl
 	b.ForAll(dsl.N(uint32(h.threads)), func(t *dsl.Thread, tid dsl.U32) {
 		// Lane 0's first slot holds the warp's first element.
 		first := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, f(h.Slot(0)), dsl.N(0)))
-		same := dsl.Let(t, dsl.Lit(true))
-		h.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
-			same.Set(same.And(valid.Not().Or(f(h.Slot(j)).Eq(first.Exp))))
-		})
-		all := dsl.All(t, same.Exp)
+		all := dsl.All(t, same(t, tid, first.Exp))
 		t.If(dsl.LaneOf(tid).Eq(dsl.N(0)), func(t *dsl.Thread) {
 			w := dsl.WarpOf(tid)
 			firsts.Store(t, w, first.Exp)
@@ -222,13 +256,13 @@ func (h Held[T]) Uniform(b *dsl.Block, f func(dsl.Exp[T]) dsl.U32) (dsl.U32, dsl
 	})
 	b.Sync()
 	value := dsl.Let(b, firsts.At(dsl.N(0))).Exp
-	same := dsl.Let(b, dsl.Lit(true))
+	agreed := dsl.Let(b, dsl.Lit(true))
 	for w := range warps {
 		holds := dsl.N(uint32(w * ir.WarpSize * h.per)).Lt(h.n)
-		agreed := agree.At(dsl.N(uint32(w))).Eq(dsl.N(1)).And(firsts.At(dsl.N(uint32(w))).Eq(value))
-		same.Set(same.And(holds.Not().Or(agreed)))
+		ok := agree.At(dsl.N(uint32(w))).Eq(dsl.N(1)).And(firsts.At(dsl.N(uint32(w))).Eq(value))
+		agreed.Set(agreed.And(holds.Not().Or(ok)))
 	}
-	return value, same.Exp
+	return value, agreed.Exp
 }
 
 // ScatterBy returns the array that puts each held element at the index

@@ -187,8 +187,12 @@ func TestGPUHeld(t *testing.T) {
 			}
 		}
 		for _, odd := range []int{0, 1 + r.IntN(n)} {
-			if d := checkUniform(gpu, c.threads, c.per, 15, uniformKeys(r, n, odd)); d != "" {
-				t.Errorf("Uniform of %s: %s", what, d)
+			shift := r.IntN(29)
+			keys := uniformKeys(r, n, odd, shift)
+			for _, bitwise := range []bool{false, true} {
+				if d := checkUniform(gpu, c.threads, c.per, shift, bitwise, keys); d != "" {
+					t.Errorf("Uniform of %s (bitwise %t, field at bit %d): %s", what, bitwise, shift, d)
+				}
 			}
 		}
 	}
@@ -196,22 +200,30 @@ func TestGPUHeld(t *testing.T) {
 
 // uniformKernel returns a kernel whose blocks each hold a tile of per keys
 // per thread of the input (the last tile partial) and write, for their
-// tile, the low bits of its first key and whether every key's low bits
-// are the same (Held.Uniform with f = key & mask).
-func uniformKernel(threads, per int, mask uint32) *dsl.Kernel {
+// tile, the 4-bit field at bit shift of its first key and whether every
+// key's field is the same: by Held.Uniform, or by UniformBits when
+// bitwise.
+func uniformKernel(threads, per, shift int, bitwise bool) *dsl.Kernel {
 	k := dsl.NewKernel("uniform", threads)
 	in := dsl.Input[uint32](k, "input")
 	values, same := dsl.Output[uint32](k, "values"), dsl.Output[uint32](k, "same")
 	tile := dsl.N(uint32(threads * per))
+	field := func(k dsl.U32) dsl.U32 { return k.Shr(dsl.N(uint32(shift))).And(dsl.N(15)) }
 	k.Body(func(g *dsl.Grid) {
 		g.ForAllBlocks(dsl.CeilDiv(in.Len(), tile), func(b *dsl.Block, bid dsl.U32) {
 			first := dsl.Let(b, bid.Mul(tile))
 			keys := arrays.NewHeld[uint32](b, per, tile.Min(in.Len().Sub(first.Exp)))
 			keys.Load(b, arrays.Drop(first.Exp, arrays.FromArray(in)))
-			value, uniform := keys.Uniform(b, func(k dsl.U32) dsl.U32 { return k.And(dsl.N(mask)) })
+			uniform := keys.Uniform
+			if bitwise {
+				uniform = func(b *dsl.Block, f func(dsl.U32) dsl.U32) (dsl.U32, dsl.Bool) {
+					return arrays.UniformBits(keys, b, f)
+				}
+			}
+			value, agree := uniform(b, field)
 			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
 				values.Store(t, bid, value)
-				same.Store(t, bid, dsl.Select(uniform, dsl.N(1), dsl.N(0)))
+				same.Store(t, bid, dsl.Select(agree, dsl.N(1), dsl.N(0)))
 			})
 		})
 	})
@@ -220,63 +232,70 @@ func uniformKernel(threads, per int, mask uint32) *dsl.Kernel {
 
 // checkUniform runs uniformKernel on dev over in and returns how it
 // differs from Go, or "".
-func checkUniform(dev runtime.Device, threads, per int, mask uint32, in []uint32) string {
+func checkUniform(dev runtime.Device, threads, per, shift int, bitwise bool, in []uint32) string {
 	tile := threads * per
 	tiles := (len(in) + tile - 1) / tile
-	got, err := run(dev, uniformKernel(threads, per, mask), in, tiles, tiles)
+	got, err := run(dev, uniformKernel(threads, per, shift, bitwise), in, tiles, tiles)
 	if err != nil {
 		return err.Error()
 	}
+	field := func(k uint32) uint32 { return k >> shift & 15 }
 	for b := range tiles {
 		keys := in[b*tile : min(len(in), (b+1)*tile)]
 		same := uint32(1)
 		for _, k := range keys {
-			if k&mask != keys[0]&mask {
+			if field(k) != field(keys[0]) {
 				same = 0
 			}
 		}
-		if got[0][b] != keys[0]&mask || got[1][b] != same {
+		if got[0][b] != field(keys[0]) || got[1][b] != same {
 			return fmt.Sprintf("tile %d of %d keys: value %d same %d, want %d and %d", b, len(keys), got[0][b], got[1][b],
-				keys[0]&mask, same)
+				field(keys[0]), same)
 		}
 	}
 	return ""
 }
 
-// uniformKeys returns n keys whose low 4 bits are those of the first
-// except, when odd is set, at position odd-1.
-func uniformKeys(r *rand.Rand, n, odd int) []uint32 {
-	low := r.Uint32() & 15
+// uniformKeys returns n keys whose 4-bit fields at bit shift are those of
+// the first except, when odd is set, at position odd-1, where some of its
+// bits differ.
+func uniformKeys(r *rand.Rand, n, odd, shift int) []uint32 {
+	field := r.Uint32() & 15 << shift
 	keys := make([]uint32, n)
 	for i := range keys {
-		keys[i] = r.Uint32()&^15 | low
+		keys[i] = r.Uint32()&^(15<<shift) | field
 	}
 	if odd > 0 && odd <= n {
-		keys[odd-1] ^= 1 + r.Uint32()%15
+		keys[odd-1] ^= (1 + r.Uint32()%15) << shift
 	}
 	return keys
 }
 
-// TestHeldUniform checks Held.Uniform against Go on tiles whose keys'
-// low 4 bits are all the same but for at most one key anywhere in the
-// tile (its first, last, or any), in blocks of 1 to 8 warps of 1 to 9
+// TestHeldUniform checks Held.Uniform and UniformBits against Go on tiles
+// whose keys' 4-bit fields at a random bit are all the same but for at
+// most one key anywhere in the tile (its first, last, or any), in which
+// any of the field's bits differ, in blocks of 1 to 8 warps of 1 to 9
 // keys each, with partial last tiles and warps that hold nothing.
 func TestHeldUniform(t *testing.T) {
 	dev := runtime.CPU()
 	props := gopter.NewProperties(proptest.Parameters(t, 40))
-	props.Property("Uniform is whether every held key has the first's low bits", prop.ForAll(
-		func(warps, per, n, odd int, seed uint64) string {
+	props.Property("Uniform and UniformBits are whether every held key has the first's field", prop.ForAll(
+		func(warps, per, n, odd, shift int, seed uint64) string {
 			threads := warps * ir.WarpSize
 			n = 1 + n%(2*threads*per)
 			if odd%2 == 0 { // every other tile uniform
 				odd = 0
 			}
-			keys := uniformKeys(rand.New(rand.NewPCG(seed, 3)), n, odd/2%(n+1))
-			if msg := checkUniform(dev, threads, per, 15, keys); msg != "" {
-				return fmt.Sprintf("%d threads of %d, %d keys: %s", threads, per, n, msg)
+			keys := uniformKeys(rand.New(rand.NewPCG(seed, 3)), n, odd/2%(n+1), shift)
+			for _, bitwise := range []bool{false, true} {
+				if msg := checkUniform(dev, threads, per, shift, bitwise, keys); msg != "" {
+					return fmt.Sprintf("%d threads of %d, %d keys, field at bit %d, bitwise %t: %s", threads, per, n,
+						shift, bitwise, msg)
+				}
 			}
 			return ""
 		},
-		gen.IntRange(1, 8), gen.IntRange(1, 9), gen.IntRange(0, 1<<13), gen.IntRange(0, 1<<13), gen.UInt64()))
+		gen.IntRange(1, 8), gen.IntRange(1, 9), gen.IntRange(0, 1<<13), gen.IntRange(0, 1<<13), gen.IntRange(0, 28),
+		gen.UInt64()))
 	props.TestingRun(t)
 }

@@ -804,7 +804,9 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			// bits that vary only from tile to tile) keeps its order: it is
 			// not ranked, and moves from the registers straight to its
 			// digit's place, as CUB's Onesweep short-circuits such a tile.
-			only, oneDigit := keys.Uniform(b, digitOf)
+			// A digit selects bits of its key, so that each thread folds
+			// its keys with & and | to find whether they agree.
+			only, oneDigit := arrays.UniformBits(keys, b, digitOf)
 			b.IfElse(oneDigit, func(b *dsl.Block) { moveTile(b, keys, only, tile, first, count, global) },
 				func(b *dsl.Block) { rankAndMove(b, keys, digitOf, tile, first, count, global) })
 		}
