@@ -440,6 +440,19 @@ func badInputs() []badInput {
 				arrays.BlockMultisplitHeld(b, 4, h, func(k dsl.U32) dsl.U32 { return k }) // bad: BlockMultisplitHeld of blocked keys
 			})
 		}, "BlockMultisplitHeld of keys held blocked (NewHeldBlocked)"},
+		{"NewMultisplitCounters of digits too wide", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				arrays.NewMultisplitCounters(b, 9) // bad: NewMultisplitCounters of digits too wide
+			})
+		}, "NewMultisplitCounters of digits of 9 bits: bits must be 1 to 8"},
+		{"BlockMultisplitHeldOn of counters not made", func() error {
+			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				h := arrays.NewHeld[uint32](b, 2, dsl.N(64))
+				h.Load(b, arrays.FromArray(in))
+				var counters arrays.MultisplitCounters
+				arrays.BlockMultisplitHeldOn(b, counters, h, func(k dsl.U32) dsl.U32 { return k }) // bad: BlockMultisplitHeldOn of counters not made
+			})
+		}, "BlockMultisplitHeldOn of counters not made by NewMultisplitCounters"},
 		{"BlockMultisplitCounted of warp-striped keys", func() error {
 			return inBlock(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				h := arrays.NewHeld[uint32](b, 2, dsl.N(64))

@@ -103,9 +103,9 @@ func TestHeldKeepsEachThreadsSlots(t *testing.T) {
 	}
 }
 
-// TestMultisplitHeldEqualsCountingSort checks BlockMultisplitHeld (its
-// HeldRanks through Held.ScatterBy, its Ranks and Counts) against the
-// stable counting sort of every tile, for digits of 1 to 8 bits drawn
+// TestMultisplitHeldEqualsCountingSort checks BlockMultisplitHeld and
+// BlockMultisplitHeldOn (their HeldRanks through Held.ScatterBy, their
+// Ranks and Counts) against the stable counting sort of every tile, for digits of 1 to 8 bits drawn
 // from every distribution, blocks of 1 to 8 warps of 1 to 24 keys per
 // thread, and one to three tiles, the last partial.
 func TestMultisplitHeldEqualsCountingSort(t *testing.T) {
@@ -116,9 +116,12 @@ func TestMultisplitHeldEqualsCountingSort(t *testing.T) {
 			threads, d := warps*ir.WarpSize, distributions[dist]
 			tile := threads * per
 			n := (tiles-1)*tile + 1 + extra%tile
-			msg := checkTiledMultisplit(dev, threads, bits, tile, fromHeld, digitKeys(seed, n, bits, d))
-			if msg != "" {
-				return fmt.Sprintf("%s, %d keys, %d threads of %d: %s", d.name, n, threads, per, msg)
+			keys := digitKeys(seed, n, bits, d)
+			for _, source := range []tileSource{fromHeld, fromHeldAhead} {
+				if msg := checkTiledMultisplit(dev, threads, bits, tile, source, keys); msg != "" {
+					return fmt.Sprintf("%s, %d keys, %d threads of %d (%s): %s", d.name, n, threads, per,
+						tileSourceNames[source], msg)
+				}
 			}
 			return ""
 		},
@@ -178,7 +181,7 @@ func TestGPUHeld(t *testing.T) {
 		}
 		bits := 1 + r.IntN(arrays.MaxDigitBits)
 		keys := digitKeys(r.Uint64(), n, bits, distributions[r.IntN(len(distributions))])
-		for _, source := range []tileSource{fromHeld, fromHeldBlocked} {
+		for _, source := range []tileSource{fromHeld, fromHeldAhead, fromHeldBlocked} {
 			if source == fromHeldBlocked && bits > arrays.MaxCountedBits {
 				continue
 			}

@@ -172,8 +172,18 @@ func BlockMultisplit[T dsl.Scalar](b *dsl.Block, bits int, keys Pull[T], digit f
 // countAndScan zeroes m's counters, runs count in every thread of b (tid
 // its index), and scans the counters, digit by digit and warp by warp.
 func (m Multisplit) countAndScan(b *dsl.Block, count func(t *dsl.Thread, tid dsl.U32)) {
-	b.ForAll(dsl.N(uint32((1<<m.bits)*m.stride)), func(t *dsl.Thread, i dsl.U32) { m.counters.Store(t, i, dsl.N(0)) })
+	zeroCounters(b, m.counters, (1<<m.bits)*m.stride)
 	b.Sync()
+	m.countAndScanZeroed(b, count)
+}
+
+// zeroCounters records in b the zeroing of the first n counters.
+func zeroCounters(b *dsl.Block, counters dsl.Array[uint32], n int) {
+	b.ForAll(dsl.N(uint32(n)), func(t *dsl.Thread, i dsl.U32) { counters.Store(t, i, dsl.N(0)) })
+}
+
+// countAndScanZeroed is countAndScan of counters zeroed before a barrier.
+func (m Multisplit) countAndScanZeroed(b *dsl.Block, count func(t *dsl.Thread, tid dsl.U32)) {
 	b.ForAll(dsl.N(uint32(m.threads)), count)
 	b.Sync()
 	ScanExclusive[*dsl.Block](dsl.U32.Add, dsl.N(0), FromArray(m.counters)).Run(b, m.counters.Store)
@@ -189,26 +199,68 @@ func (m Multisplit) countAndScan(b *dsl.Block, count func(t *dsl.Thread, tid dsl
 // shared memory used is one counter per digit and warp and
 // ScanExclusive's.
 func BlockMultisplitHeld[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], digit func(dsl.Exp[T]) dsl.U32) Multisplit {
-	msg := heldSplitError("BlockMultisplitHeld", b, bits, keys, digit)
-	if msg == "" && keys.blocked {
-		msg = "BlockMultisplitHeld of keys held blocked (NewHeldBlocked): it ranks keys held warp-striped (NewHeld); " +
-			"rank blocked keys with BlockMultisplitCounted"
+	if msg := heldMultisplitError("BlockMultisplitHeld", b, bits, keys, digit); msg != "" {
+		return badMultisplit(b, msg)
 	}
-	if msg != "" {
-		if b != nil {
-			dsl.Let(b, dsl.Invalid[uint32](msg))
-		}
-		return Multisplit{bad: msg}
+	c := NewMultisplitCounters(b, bits)
+	b.Sync()
+	return BlockMultisplitHeldOn(b, c, keys, digit)
+}
+
+// MultisplitCounters are the shared counters of a multisplit of held keys
+// (one per digit and warp), which NewMultisplitCounters records the
+// zeroing of, with no barrier after it. BlockMultisplitHeldOn takes them as
+// zeroed, so that a barrier the block passes between the two (as the one of
+// Held.Uniform, before a tile is ranked) stands for the one
+// BlockMultisplitHeld places between zeroing and counting.
+type MultisplitCounters struct {
+	bits, threads, stride int
+	counters              dsl.Array[uint32]
+}
+
+// NewMultisplitCounters allocates the counters of a multisplit of digits
+// of bits bits (a constant of the program, 1 to MaxDigitBits) in the
+// block b and records their zeroing, without a barrier.
+func NewMultisplitCounters(b *dsl.Block, bits int) MultisplitCounters {
+	if msg := badBits("NewMultisplitCounters", bits); msg != "" {
+		dsl.Let(b, dsl.Invalid[uint32](msg))
+		return MultisplitCounters{}
 	}
 	threads := b.Threads()
+	c := MultisplitCounters{bits: bits, threads: threads, stride: threads/ir.WarpSize | 1}
+	c.counters = dsl.Shared[uint32](b, (1<<bits)*c.stride)
+	zeroCounters(b, c.counters, (1<<bits)*c.stride)
+	return c
+}
+
+// BlockMultisplitHeldOn is BlockMultisplitHeld on counters zeroed by
+// NewMultisplitCounters in the same block, with a barrier since: without
+// that barrier the counting races with the zeroing (the evaluator reports
+// it). The counters serve one multisplit.
+func BlockMultisplitHeldOn[T dsl.Scalar](b *dsl.Block, c MultisplitCounters, keys Held[T],
+	digit func(dsl.Exp[T]) dsl.U32) Multisplit {
+	msg := ""
+	if c.bits == 0 {
+		msg = "BlockMultisplitHeldOn of counters not made by NewMultisplitCounters"
+	}
+	if msg == "" {
+		msg = heldMultisplitError("BlockMultisplitHeldOn", b, c.bits, keys, digit)
+	}
+	if msg == "" && c.threads != b.Threads() {
+		msg = fmt.Sprintf("BlockMultisplitHeldOn of counters made for a block of %d threads in a block of %d "+
+			"(make them with NewMultisplitCounters in the same block)", c.threads, b.Threads())
+	}
+	if msg != "" {
+		return badMultisplit(b, msg)
+	}
+	bits := c.bits
 	mask := dsl.N(1<<bits - 1)
-	m := Multisplit{bits: bits, n: keys.n, threads: threads, stride: threads/ir.WarpSize | 1}
-	m.counters = dsl.Shared[uint32](b, (1<<bits)*m.stride)
+	m := Multisplit{bits: bits, n: keys.n, threads: c.threads, stride: c.stride, counters: c.counters}
 	m.first = firstOfWarps(m.counters, m.stride)
-	ranks := Held[uint32]{n: keys.n, per: keys.per, threads: threads, slots: dsl.Held[uint32](b, keys.per)}
+	ranks := Held[uint32]{n: keys.n, per: keys.per, threads: c.threads, slots: dsl.Held[uint32](b, keys.per)}
 	m.held = &heldSplit{each: keys.each, ranks: ranks,
 		digit: func(j int) dsl.U32 { return digit(keys.Slot(j)).And(mask) }}
-	m.countAndScan(b, func(t *dsl.Thread, tid dsl.U32) {
+	m.countAndScanZeroed(b, func(t *dsl.Thread, tid dsl.U32) {
 		lanesBelow := dsl.Let(t, lanesBelowMask(dsl.LaneOf(tid)))
 		keys.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
 			d := dsl.Let(t, m.held.digit(j))
@@ -222,6 +274,26 @@ func BlockMultisplitHeld[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], dig
 		})
 	})
 	return m
+}
+
+// heldMultisplitError returns why a multisplit of held keys cannot be
+// built, or "".
+func heldMultisplitError[T dsl.Scalar](what string, b *dsl.Block, bits int, keys Held[T], digit func(dsl.Exp[T]) dsl.U32) string {
+	msg := heldSplitError(what, b, bits, keys, digit)
+	if msg == "" && keys.blocked {
+		msg = what + " of keys held blocked (NewHeldBlocked): it ranks keys held warp-striped (NewHeld); " +
+			"rank blocked keys with BlockMultisplitCounted"
+	}
+	return msg
+}
+
+// badMultisplit records msg in b (when there is one) and returns the
+// Multisplit that reports it.
+func badMultisplit(b *dsl.Block, msg string) Multisplit {
+	if b != nil {
+		dsl.Let(b, dsl.Invalid[uint32](msg))
+	}
+	return Multisplit{bad: msg}
 }
 
 // isTrue reports whether b is the constant true.

@@ -17,11 +17,13 @@ const (
 	fromGlobal      tileSource = iota // the input, unbounded in length
 	fromShared                        // a copy in shared memory, of a constant bound: partial ranks kept
 	fromHeld                          // the threads' registers (BlockMultisplitHeld)
+	fromHeldAhead                     // the same, counters zeroed ahead (NewMultisplitCounters, BlockMultisplitHeldOn)
 	fromHeldBlocked                   // the threads' registers, blocked (BlockMultisplitCounted)
 	tileSources                       // the number of sources
 )
 
 var tileSourceNames = map[tileSource]string{fromGlobal: "global", fromShared: "shared", fromHeld: "held",
+	fromHeldAhead:   "held, counters zeroed ahead",
 	fromHeldBlocked: "held blocked"}
 
 // tiledMultisplitKernel returns a kernel whose blocks each rank a tile of
@@ -51,6 +53,15 @@ func tiledMultisplitKernel(threads, bits, tile int, source tileSource) *dsl.Kern
 			held.Load(b, keys)
 			m = arrays.BlockMultisplitHeld(b, bits, held, digitOf)
 			held.ScatterBy(m.HeldRanks(b)).Run(b, at(sorted, first))
+		case fromHeldAhead:
+			// The counters are zeroed before the keys load, and a barrier
+			// after the load stands for the multisplit's own.
+			counters := arrays.NewMultisplitCounters(b, bits)
+			held := arrays.NewHeld[uint32](b, tile/threads, count)
+			held.Load(b, keys)
+			b.Sync()
+			m = arrays.BlockMultisplitHeldOn(b, counters, held, digitOf)
+			held.ScatterBy(m.HeldRanks(b)).Run(b, at(sorted, first))
 		case fromHeldBlocked:
 			held := arrays.NewHeldBlocked[uint32](b, tile/threads, count)
 			held.Load(b, keys)
@@ -72,7 +83,7 @@ func tiledMultisplitKernel(threads, bits, tile int, source tileSource) *dsl.Kern
 		g.ForAllBlocks(dsl.CeilDiv(in.Len(), size), func(b *dsl.Block, bid dsl.U32) {
 			first := dsl.Let(b, bid.Mul(size)).Exp
 			count := dsl.Let(b, size.Min(in.Len().Sub(first))).Exp
-			if source != fromHeld && source != fromHeldBlocked {
+			if source != fromHeld && source != fromHeldAhead && source != fromHeldBlocked {
 				split(b, bid, first, count)
 				return
 			}

@@ -3,6 +3,7 @@ package arrays_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -224,5 +225,32 @@ func TestMultisplitOfABrokenBound(t *testing.T) {
 	}
 	if d := differ("counts of no keys", got[1], make([]uint32, 1<<bits)); d != "" {
 		t.Error(d)
+	}
+}
+
+// TestMultisplitHeldOnWithoutBarrier checks that counters zeroed by
+// NewMultisplitCounters and counted by BlockMultisplitHeldOn with no
+// barrier between make the evaluator report a race, at the line of the
+// program that ranks.
+func TestMultisplitHeldOnWithoutBarrier(t *testing.T) {
+	k := dsl.NewKernel("noBarrier", 64)
+	in, out := dsl.Input[uint32](k, "keys"), dsl.Output[uint32](k, "ranks")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			counters := arrays.NewMultisplitCounters(b, 4)
+			held := arrays.NewHeld[uint32](b, 2, dsl.N(128))
+			held.Load(b, arrays.FromArray(in))
+			m := arrays.BlockMultisplitHeldOn(b, counters, held, digitOf) // bad: counted with no barrier since the zeroing
+			m.Ranks().Run(b, out.Store)
+		})
+	})
+	keys := make([]uint32, 128)
+	for i := range keys {
+		keys[i] = uint32(i*7919) % 4096
+	}
+	_, err := run(runtime.CPU(), k, keys, 128)
+	where := fmt.Sprintf("multisplit_test.go:%d", markerLine(t, "multisplit_test.go", "counted with no barrier since the zeroing"))
+	if err == nil || !strings.Contains(err.Error(), "race") || !strings.Contains(err.Error(), where) {
+		t.Fatalf("got %v, want a race reported at %s", err, where)
 	}
 }

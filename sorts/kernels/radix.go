@@ -709,9 +709,8 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		// rankAndMove moves the count keys of tile from first, held in keys,
 		// to their ranks and from there to where the pass puts them, given
 		// the digits' global offsets.
-		rankAndMove := func(b *dsl.Block, keys arrays.Held[U], digitOf func(dsl.Exp[U]) dsl.U32, tile, first, count dsl.U32,
-			global dsl.Array[uint32]) {
-			m := rankTile(b, shape, keys, digitOf)
+		rankAndMove := func(b *dsl.Block, m arrays.Multisplit, keys arrays.Held[U], digitOf func(dsl.Exp[U]) dsl.U32,
+			tile, first, count dsl.U32, global dsl.Array[uint32]) {
 			// The tile's counts are published now, and the walk back over
 			// the tiles before waits until the keys have moved to their
 			// ranks in shared memory, which needs no global offset: by then
@@ -783,6 +782,14 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		// sortTile moves the count keys of tile from first to where the
 		// pass puts them, given the pass's row of the histogram.
 		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
+			// The counters of a ranking by votes are zeroed first, before
+			// the keys load (so that no key waits in a register across the
+			// zeroing), and the barrier of the check for one digit below
+			// stands for the ranking's own.
+			var counters arrays.MultisplitCounters
+			if shape.Rank != RankByCounters {
+				counters = arrays.NewMultisplitCounters(b, shape.Bits)
+			}
 			// The tile's keys, held in the threads' registers until they
 			// move.
 			keys := newTile[U](b, shape, count)
@@ -806,9 +813,13 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			// digit's place, as CUB's Onesweep short-circuits such a tile.
 			// A digit selects bits of its key, so that each thread folds
 			// its keys with & and | to find whether they agree.
+			rank := func(b *dsl.Block) arrays.Multisplit { return rankTile(b, shape, keys, digitOf) }
+			if shape.Rank != RankByCounters {
+				rank = func(b *dsl.Block) arrays.Multisplit { return arrays.BlockMultisplitHeldOn(b, counters, keys, digitOf) }
+			}
 			only, oneDigit := arrays.UniformBits(keys, b, digitOf)
 			b.IfElse(oneDigit, func(b *dsl.Block) { moveTile(b, keys, only, tile, first, count, global) },
-				func(b *dsl.Block) { rankAndMove(b, keys, digitOf, tile, first, count, global) })
+				func(b *dsl.Block) { rankAndMove(b, rank(b), keys, digitOf, tile, first, count, global) })
 		}
 		tileCount := dsl.CeilDiv(n, dsl.N(tileLen))
 		g.ForAllBlocks(tileCount, func(b *dsl.Block, bid dsl.U32) {
