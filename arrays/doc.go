@@ -59,6 +59,12 @@
 // warp in a register (HeldRanks gives the ranks, held alike), and
 // ScatterBy writes each held element at its rank. This is how CUB's radix
 // sort keeps its keys: one trip through shared memory instead of three.
+// Uniform and UniformBits find whether a held tile's elements agree on a
+// function of them (a radix digit: UniformBits folds each thread's
+// elements with & and |), so that a tile of one digit needs no ranking;
+// NewMultisplitCounters zeroes a multisplit's counters ahead, and
+// BlockMultisplitHeldOn ranks on them after a barrier the block passes
+// anyway, one barrier fewer.
 // NewHeldBlocked deals a tile blocked instead (each thread consecutive
 // elements), which BlockMultisplitCounted ranks without votes: each thread
 // counts its keys' digits in counters of its own, and one scan of the

@@ -138,3 +138,66 @@ func ExampleBlockMultisplitHeld() {
 	// Output:
 	// [0x90 0x21 0x11 0x61 0x2 0x13 0x33 0x83 0x5 0x55 0x4f 0x7f]
 }
+
+// A radix sort pass's tile with a shortcut for a tile of one digit, as
+// the radix sort of sorts/kernels runs it: NewMultisplitCounters zeroes
+// the ranking's counters first, UniformBits folds each thread's keys with
+// & and | to find whether all have one digit (a barrier), and only a tile
+// of several digits is ranked, by BlockMultisplitHeldOn on the counters
+// that barrier has already made safe to count on. A tile of one digit
+// keeps its order.
+func ExampleBlockMultisplitHeldOn() {
+	const bits, n = 4, 12
+	k := dsl.NewKernel("tileOfOneDigit", 64)
+	in := dsl.Input[uint32](k, "in")
+	out, only := dsl.Output[uint32](k, "out"), dsl.Output[uint32](k, "only")
+	digit := func(k dsl.U32) dsl.U32 { return k.And(dsl.N(1<<bits - 1)) } // the low 4 bits
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			counters := arrays.NewMultisplitCounters(b, bits)
+			keys := arrays.NewHeld[uint32](b, 2, dsl.N(n))
+			keys.Load(b, arrays.FromArray(in))
+			value, one := arrays.UniformBits(keys, b, digit)
+			b.ForAll(dsl.N(1), func(t *dsl.Thread, _ dsl.U32) {
+				only.Store(t, dsl.N(0), dsl.Select(one, value, dsl.N(1<<bits))) // 16: several digits
+			})
+			b.IfElse(one, func(b *dsl.Block) { arrays.WriteTo(b, out, keys.Push()) }, func(b *dsl.Block) {
+				m := arrays.BlockMultisplitHeldOn(b, counters, keys, digit)
+				arrays.WriteTo(b, out, keys.ScatterBy(m.HeldRanks(b)))
+			})
+		})
+	})
+	kernel, err := k.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dev := runtime.CPU()
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, tile := range [][]uint32{
+		{0x13, 0x21, 0x05, 0x33, 0x11, 0x4f, 0x02, 0x55, 0x61, 0x7f, 0x83, 0x90},
+		{0x17, 0x27, 0x07, 0x37, 0x57, 0x47, 0x67, 0x97, 0x87, 0x77, 0xa7, 0xf7},
+	} {
+		inb, _ := runtime.FromSlice(dev, tile)
+		outb, _ := runtime.Alloc[uint32](dev, n)
+		onlyb, _ := runtime.Alloc[uint32](dev, 1)
+		if err := dev.Launch(fn, runtime.LaunchConfig{}, inb, outb, onlyb); err != nil {
+			fmt.Println(err)
+			return
+		}
+		sorted, _ := outb.ToSlice()
+		digits, _ := onlyb.ToSlice()
+		if digits[0] < 1<<bits {
+			fmt.Printf("%#x (all of digit %d)\n", sorted, digits[0])
+		} else {
+			fmt.Printf("%#x (ranked)\n", sorted)
+		}
+	}
+	// Output:
+	// [0x90 0x21 0x11 0x61 0x2 0x13 0x33 0x83 0x5 0x55 0x4f 0x7f] (ranked)
+	// [0x17 0x27 0x7 0x37 0x57 0x47 0x67 0x97 0x87 0x77 0xa7 0xf7] (all of digit 7)
+}
