@@ -782,13 +782,17 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		// sortTile moves the count keys of tile from first to where the
 		// pass puts them, given the pass's row of the histogram.
 		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
-			// The counters of a ranking by votes are zeroed first, before
-			// the keys load (so that no key waits in a register across the
+			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
+			// A ranking by votes has its counters zeroed first, before the
+			// keys load (so that no key waits in a register across the
 			// zeroing), and the barrier of the check for one digit below
-			// stands for the ranking's own.
-			var counters arrays.MultisplitCounters
+			// stands for its own.
+			rank := func(b *dsl.Block, keys arrays.Held[U]) arrays.Multisplit { return rankTile(b, shape, keys, digitOf) }
 			if shape.Rank != RankByCounters {
-				counters = arrays.NewMultisplitCounters(b, shape.Bits)
+				counters := arrays.NewMultisplitCounters(b, shape.Bits)
+				rank = func(b *dsl.Block, keys arrays.Held[U]) arrays.Multisplit {
+					return arrays.BlockMultisplitHeldOn(b, counters, keys, digitOf)
+				}
 			}
 			// The tile's keys, held in the threads' registers until they
 			// move.
@@ -796,7 +800,6 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			bySource(b, plan, in, out, alt, func(b *dsl.Block, src radixSource[K, V]) {
 				keys.Load(b, arrays.Generate(count, func(i dsl.U32) dsl.Exp[U] { return kb.load(src.key(first.Add(i))) }))
 			})
-			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
 			// The first tile finds each digit's global offset (the exclusive
 			// scan of the pass's row of the histogram) and seeds the
 			// look-back with it, so that every tile's look-back gives the
@@ -813,13 +816,9 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			// digit's place, as CUB's Onesweep short-circuits such a tile.
 			// A digit selects bits of its key, so that each thread folds
 			// its keys with & and | to find whether they agree.
-			rank := func(b *dsl.Block) arrays.Multisplit { return rankTile(b, shape, keys, digitOf) }
-			if shape.Rank != RankByCounters {
-				rank = func(b *dsl.Block) arrays.Multisplit { return arrays.BlockMultisplitHeldOn(b, counters, keys, digitOf) }
-			}
 			only, oneDigit := arrays.UniformBits(keys, b, digitOf)
 			b.IfElse(oneDigit, func(b *dsl.Block) { moveTile(b, keys, only, tile, first, count, global) },
-				func(b *dsl.Block) { rankAndMove(b, rank(b), keys, digitOf, tile, first, count, global) })
+				func(b *dsl.Block) { rankAndMove(b, rank(b, keys), keys, digitOf, tile, first, count, global) })
 		}
 		tileCount := dsl.CeilDiv(n, dsl.N(tileLen))
 		g.ForAllBlocks(tileCount, func(b *dsl.Block, bid dsl.U32) {
