@@ -60,7 +60,7 @@ func TestConstTablePrintedExactly(t *testing.T) {
 		src, _ := mustCUDA(t, tableKernel(typ))
 		values := tableValues(typ)
 		elems := make([]string, len(values))
-		elem, read := cType(typ), "out[i] = tab[in[i] "
+		elem, read := typ.C(), "out[i] = tab[in[i] "
 		for i, x := range values {
 			elems[i] = cConst(x)
 		}

@@ -66,7 +66,7 @@ func (p *printer) kernel() {
 		if a := prm.Array; a != nil {
 			params = append(params, fmt.Sprintf("%s* %s, unsigned int %s_len", paramType(a), a.Name, a.Name))
 		} else {
-			params = append(params, cType(prm.Scalar.T)+" "+prm.Scalar.Name)
+			params = append(params, prm.Scalar.T.C()+" "+prm.Scalar.Name)
 		}
 	}
 	bounds := fmt.Sprint(k.Threads)
@@ -85,7 +85,7 @@ func (p *printer) kernel() {
 	if len(k.Shared) > 0 {
 		p.line("extern __shared__ __align__(16) unsigned char smem[];")
 		for _, a := range k.Shared {
-			t := cType(a.Elem)
+			t := a.Elem.C()
 			if a.PerWarp {
 				// Each warp's pointer is to its own region.
 				p.line("%s* %s = (%s*)(smem + %d) + (threadIdx.x >> %d) * %d;", t, a.Name, t, a.Offset, ir.LaneBits,
@@ -96,7 +96,7 @@ func (p *printer) kernel() {
 		}
 	}
 	for _, a := range k.Locals {
-		p.line("%s %s[%d];", cType(a.Elem), a.Name, a.Size)
+		p.line("%s %s[%d];", a.Elem.C(), a.Name, a.Size)
 	}
 	p.body(k.Body)
 	p.depth--
@@ -110,9 +110,9 @@ const tableRow = 8
 // constTable prints the file-scope definition of a constant table, its
 // elements tableRow to a line.
 func (p *printer) constTable(a *ir.Array) {
-	elem, bits := cType(a.Elem), bitTable(a)
+	elem, bits := a.Elem.C(), bitTable(a)
 	if bits != nil {
-		elem = cType(bits.word)
+		elem = bits.word.C()
 	}
 	head := fmt.Sprintf("__constant__ %s %s[%d] = {", elem, a.Name, a.Size)
 	elems := make([]string, len(a.Values))
@@ -162,7 +162,7 @@ func (p *printer) emitTemps(h hoisted) {
 		t.v.Name = p.names.next()
 	}
 	for _, t := range h.temps {
-		p.line("const %s %s = %s;", cType(t.v.T), t.v.Name, expr(t.value))
+		p.line("const %s %s = %s;", t.v.T.C(), t.v.Name, expr(t.value))
 	}
 }
 
@@ -174,7 +174,7 @@ func (p *printer) stmt(s ir.Stmt) {
 		if p.assigned[s.Var] {
 			qual = ""
 		}
-		p.line("%s%s %s = %s;", qual, cType(s.Var.T), s.Var.Name, expr(e[0]))
+		p.line("%s%s %s = %s;", qual, s.Var.T.C(), s.Var.Name, expr(e[0]))
 	case *ir.Assign:
 		e := p.prepare([]ir.Expr{s.Value})
 		p.line("%s = %s;", s.Var.Name, expr(e[0]))
@@ -199,10 +199,10 @@ func (p *printer) stmt(s ir.Stmt) {
 			// The count is read once, before the loop, even if the body
 			// changes the variable it comes from.
 			count = p.names.next()
-			p.line("const %s %s = %s;", cType(c.T), count, c.Name)
+			p.line("const %s %s = %s;", c.T.C(), count, c.Name)
 		}
 		v := s.Var.Name
-		p.line("for (%s %s = %s; %s < %s; %s++) {", cType(s.Var.T), v, cConst(ir.Value{T: s.Var.T}), v, count, v)
+		p.line("for (%s %s = %s; %s < %s; %s++) {", s.Var.T.C(), v, cConst(ir.Value{T: s.Var.T}), v, count, v)
 		p.forget(func(v *ir.Var) bool { return assigned(s.Body, v) })
 		p.block(s.Body)
 		p.line("}")
@@ -224,7 +224,7 @@ func (p *printer) stmt(s ir.Stmt) {
 		e := p.prepare([]ir.Expr{s.Value, s.Lane})
 		if t := s.Result.T; t.Size() < 4 {
 			// CUDA shuffles 32 and 64-bit values: through int and back
-			p.line("%s = (%s)%s(0xffffffffu, (int)%s, %s);", s.Result.Name, cType(t), shuffleFunction[s.Mode],
+			p.line("%s = (%s)%s(0xffffffffu, (int)%s, %s);", s.Result.Name, t.C(), shuffleFunction[s.Mode],
 				operand(e[0], precUnary, false), expr(e[1]))
 			break
 		}
@@ -495,7 +495,7 @@ func firstOperand(e ir.Expr) ir.Expr {
 // parameter: const for an input.
 func paramType(a *ir.Array) string {
 	if a.Access == ir.Input {
-		return "const " + cType(a.Elem)
+		return "const " + a.Elem.C()
 	}
-	return cType(a.Elem)
+	return a.Elem.C()
 }

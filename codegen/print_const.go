@@ -9,40 +9,11 @@ import (
 	"github.com/obsidian-go/obsidian/ir"
 )
 
-// cType returns the C spelling of a scalar type.
-func cType(t ir.Type) string {
-	switch t {
-	case ir.Bool:
-		return "bool"
-	case ir.Int32:
-		return "int"
-	case ir.Uint32:
-		return "unsigned int"
-	case ir.Int64:
-		return "long long"
-	case ir.Uint64:
-		return "unsigned long long"
-	case ir.Float32:
-		return "float"
-	case ir.Float64:
-		return "double"
-	case ir.Int8:
-		return "signed char"
-	case ir.Uint8:
-		return "unsigned char"
-	case ir.Int16:
-		return "short"
-	case ir.Uint16, ir.Float16, ir.BFloat16: // the 16-bit floats are stored as their bits
-		return "unsigned short"
-	}
-	return "void"
-}
-
 // cConst returns the exact C spelling of a constant.
 func cConst(v ir.Value) string {
 	switch {
 	case v.T.IsInteger() && v.T.Size() < 4:
-		return "(" + cType(v.T) + ")" + strconv.FormatInt(v.Int(), 10)
+		return "(" + v.T.C() + ")" + strconv.FormatInt(v.Int(), 10)
 	case v.T.IsStorageFloat():
 		return fmt.Sprintf("(unsigned short)0x%04x", v.Bits)
 	}

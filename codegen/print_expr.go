@@ -55,10 +55,10 @@ var saturatingConversion = func() map[[2]ir.Type]conversionHelper {
 			name := "__obs_" + from.String() + "_to_" + to.String()
 			value := intrinsic[[2]ir.Type{from, to}] + "(x)"
 			if lim, ok := narrow[to]; ok {
-				value = "(" + cType(to) + ")min(max(" + intrinsic[[2]ir.Type{from, ir.Int32}] + "(x), " + lim[0] + "), " + lim[1] + ")"
+				value = "(" + to.C() + ")min(max(" + intrinsic[[2]ir.Type{from, ir.Int32}] + "(x), " + lim[0] + "), " + lim[1] + ")"
 			}
-			helpers[[2]ir.Type{from, to}] = conversionHelper{name, "static __device__ __forceinline__ " + cType(to) + " " + name +
-				"(" + cType(from) + " x) { return x != x ? 0 : " + value + "; }"}
+			helpers[[2]ir.Type{from, to}] = conversionHelper{name, "static __device__ __forceinline__ " + to.C() + " " + name +
+				"(" + from.C() + " x) { return x != x ? 0 : " + value + "; }"}
 		}
 	}
 	return helpers
@@ -134,7 +134,7 @@ func writeExpr(b *strings.Builder, e ir.Expr) {
 			b.WriteString(")")
 			break
 		}
-		b.WriteString("(" + cType(e.To) + ")")
+		b.WriteString("(" + e.To.C() + ")")
 		writeOperand(b, e.X, precUnary, false)
 	case *ir.Load:
 		bits := bitTable(e.Array)
@@ -237,7 +237,7 @@ func writeOperation(b *strings.Builder, o *ir.Operation, args ...ir.Expr) {
 	t := args[0].Type()
 	if r := o.Result.Of(t); r.IsInteger() && r.Size() < 4 && !wraps(o, t) {
 		// C computes on the narrow types in int: convert back.
-		b.WriteString("(" + cType(r) + ")(")
+		b.WriteString("(" + r.C() + ")(")
 		defer b.WriteString(")")
 	}
 	switch {
@@ -249,7 +249,7 @@ func writeOperation(b *strings.Builder, o *ir.Operation, args ...ir.Expr) {
 		b.WriteString(")")
 	case sp.Infix == "":
 		if sp.Returns != ir.NoType {
-			b.WriteString("(" + cType(o.Result.Of(t)) + ")")
+			b.WriteString("(" + o.Result.Of(t).C() + ")")
 		}
 		b.WriteString(sp.Call + "(")
 		for i, a := range args {
@@ -363,9 +363,9 @@ func unsignedOf(t ir.Type) string {
 	if t.Size() < 4 {
 		return "unsigned int"
 	}
-	return cType(ir.UnsignedOf(t))
+	return ir.UnsignedOf(t).C()
 }
 
 // signedCast returns the cast that converts unsigned arithmetic back to the
 // signed type t (modulo 2^bits, as CUDA defines the conversion).
-func signedCast(t ir.Type) string { return "(" + cType(t) + ")" }
+func signedCast(t ir.Type) string { return "(" + t.C() + ")" }

@@ -34,7 +34,7 @@ func orderedHelper(s *ir.Atomic) (name, definition string, ok bool) {
 	if !okType || !okOrder {
 		return "", "", false
 	}
-	t := cType(s.Array.Elem)
+	t := s.Array.Elem.C()
 	switch s.Op {
 	case ir.AtomicLoad:
 		name = "__obs_ld_" + order + "_" + acc.suffix

@@ -184,7 +184,7 @@ var unaryTable = [numUnOps]Operation{
 			if t.IsFloat() {
 				return floatCall("fabs")(t)
 			}
-			c, u := cType(t), cType(UnsignedOf(t))
+			c, u := t.C(), UnsignedOf(t).C()
 			return Spelling{Call: "__obs_abs", Helper: "static __device__ __forceinline__ " + c + " __obs_abs(" + c +
 				" x) { return x < 0 ? (" + c + ")(0u - (" + u + ")x) : x; }"}
 		},
@@ -395,11 +395,6 @@ func floatTestHelper(name, test string) func(Type) Spelling {
 
 // identity is an operation that keeps the bits (a reinterpretation).
 func identity(x, _, _ uint64) (uint64, Fault) { return x, NoFault }
-
-// cType is the C name of t, for helper definitions.
-func cType(t Type) string {
-	return map[Type]string{Int32: "int", Uint32: "unsigned int", Int64: "long long", Uint64: "unsigned long long"}[t]
-}
 
 // mulHi returns the high half of the full product of x and y of integer
 // type t.

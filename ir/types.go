@@ -38,6 +38,7 @@ var Types = []Type{Bool, Int32, Uint32, Int64, Uint64, Float32, Float64, Int8, U
 // kind.
 type typeInfo struct {
 	name string
+	c    string // the C spelling (the 16-bit floats are stored as their bits)
 	size int
 	kind typeKind
 }
@@ -53,11 +54,19 @@ const (
 )
 
 var typeInfos = [...]typeInfo{
-	Bool: {"bool", 1, boolKind}, Int32: {"int32", 4, signedKind}, Uint32: {"uint32", 4, unsignedKind},
-	Int64: {"int64", 8, signedKind}, Uint64: {"uint64", 8, unsignedKind}, Float32: {"float32", 4, floatKind},
-	Float64: {"float64", 8, floatKind}, Int8: {"int8", 1, signedKind}, Uint8: {"uint8", 1, unsignedKind},
-	Int16: {"int16", 2, signedKind}, Uint16: {"uint16", 2, unsignedKind}, Float16: {"float16", 2, storageFloatKind},
-	BFloat16: {"bfloat16", 2, storageFloatKind},
+	Bool:     {"bool", "bool", 1, boolKind},
+	Int32:    {"int32", "int", 4, signedKind},
+	Uint32:   {"uint32", "unsigned int", 4, unsignedKind},
+	Int64:    {"int64", "long long", 8, signedKind},
+	Uint64:   {"uint64", "unsigned long long", 8, unsignedKind},
+	Float32:  {"float32", "float", 4, floatKind},
+	Float64:  {"float64", "double", 8, floatKind},
+	Int8:     {"int8", "signed char", 1, signedKind},
+	Uint8:    {"uint8", "unsigned char", 1, unsignedKind},
+	Int16:    {"int16", "short", 2, signedKind},
+	Uint16:   {"uint16", "unsigned short", 2, unsignedKind},
+	Float16:  {"float16", "unsigned short", 2, storageFloatKind},
+	BFloat16: {"bfloat16", "unsigned short", 2, storageFloatKind},
 }
 
 func (t Type) info() typeInfo {
@@ -65,6 +74,15 @@ func (t Type) info() typeInfo {
 		return typeInfos[t]
 	}
 	return typeInfo{}
+}
+
+// C returns the C spelling of the type: the 16-bit floats as the bits
+// they are stored as (unsigned short); "void" for an invalid type.
+func (t Type) C() string {
+	if i := t.info(); i.c != "" {
+		return i.c
+	}
+	return "void"
 }
 
 // String returns the Go name of the type (float16 and bfloat16 for the
