@@ -81,11 +81,55 @@ type Multisplit struct {
 type heldSplit struct {
 	each  func(t *dsl.Thread, tid dsl.U32, body func(j int, i dsl.U32, valid dsl.Bool))
 	digit func(j int) dsl.U32 // the digit of the running thread's key in slot j
-	// ranks holds each key's rank among the keys of its digit that its
-	// warp holds (the partial rank), and its rank once HeldRanks has run
-	// (ranked).
-	ranks  Held[uint32]
-	ranked bool
+	// partial holds each key's rank among the keys of its digit that its
+	// warp holds (the partial rank), ranks each key's rank once HeldRanks
+	// has run (ranked).
+	partial partialRanks
+	ranks   Held[uint32]
+	ranked  bool
+}
+
+// partialRanks are the partial ranks of a thread's held keys, two to a
+// register, 16 bits each: a warp holds at most 32 × UnrollLimit keys, so
+// that every partial rank fits. A thread holding many keys then keeps
+// them and their partial ranks in registers as it ranks them: the radix
+// pass's threads of 19 uint32 keys, with 56 registers, had a stack frame
+// of 176 bytes for its spilled registers with a register for each
+// partial rank, 80 with them packed.
+type partialRanks struct{ words dsl.Array[uint32] }
+
+// A partial rank is below the keys a warp holds.
+const _ = uint16(ir.WarpSize*UnrollLimit - 1)
+
+// newPartialRanks allocates in b the partial ranks of per keys a thread.
+func newPartialRanks(b *dsl.Block, per int) partialRanks {
+	return partialRanks{words: dsl.Held[uint32](b, (per+1)/2)}
+}
+
+// store records in t that the partial rank of slot j is r: an even slot
+// sets the low half of its register, the odd one after it the high half.
+func (p partialRanks) store(t *dsl.Thread, j int, r dsl.U32) {
+	word := dsl.N(uint32(j / 2))
+	if j%2 == 0 {
+		p.words.Store(t, word, r)
+		return
+	}
+	p.words.Store(t, word, p.words.At(word).Or(r.Shl(dsl.N(16))))
+}
+
+// at returns the partial rank of slot j.
+func (p partialRanks) at(j int) dsl.U32 {
+	word := p.words.At(dsl.N(uint32(j / 2)))
+	if j%2 == 0 {
+		return word.And(dsl.N(1<<16 - 1))
+	}
+	return word.Shr(dsl.N(16))
+}
+
+// newHeldSplit returns what a multisplit of the held keys by digit (cut
+// to mask) keeps of them, with their ranks in ranks.
+func newHeldSplit[T dsl.Scalar](keys Held[T], ranks Held[uint32], digit func(dsl.Exp[T]) dsl.U32, mask dsl.U32) *heldSplit {
+	return &heldSplit{each: keys.each, ranks: ranks, digit: func(j int) dsl.U32 { return digit(keys.Slot(j)).And(mask) }}
 }
 
 // maxPartialRanks is the longest array whose partial ranks are kept, in
@@ -258,8 +302,8 @@ func BlockMultisplitHeldOn[T dsl.Scalar](b *dsl.Block, c MultisplitCounters, key
 	m := Multisplit{bits: bits, n: keys.n, threads: c.threads, stride: c.stride, counters: c.counters}
 	m.first = firstOfWarps(m.counters, m.stride)
 	ranks := Held[uint32]{n: keys.n, per: keys.per, threads: c.threads, slots: dsl.Held[uint32](b, keys.per)}
-	m.held = &heldSplit{each: keys.each, ranks: ranks,
-		digit: func(j int) dsl.U32 { return digit(keys.Slot(j)).And(mask) }}
+	m.held = newHeldSplit(keys, ranks, digit, mask)
+	m.held.partial = newPartialRanks(b, keys.per)
 	m.countAndScanZeroed(b, func(t *dsl.Thread, tid dsl.U32) {
 		lanesBelow := dsl.Let(t, lanesBelowMask(dsl.LaneOf(tid)))
 		keys.each(t, tid, func(j int, _ dsl.U32, valid dsl.Bool) {
@@ -270,7 +314,7 @@ func BlockMultisplitHeldOn[T dsl.Scalar](b *dsl.Block, c MultisplitCounters, key
 			}
 			below := peers.And(lanesBelow.Exp).PopCount()
 			counter := d.Mul(dsl.N(uint32(m.stride))).Add(dsl.WarpIdx)
-			ranks.slots.Store(t, dsl.N(uint32(j)), countUp(t, m.counters, valid, counter, peers, below))
+			m.held.partial.store(t, j, countUp(t, m.counters, valid, counter, peers, below))
 		})
 	})
 	return m
@@ -309,7 +353,7 @@ func (m Multisplit) heldRank(j int) dsl.U32 {
 		return m.held.ranks.Slot(j)
 	}
 	at := m.held.digit(j).Mul(dsl.N(uint32(m.stride))).Add(dsl.WarpIdx)
-	return m.counters.At(at).Add(m.held.ranks.Slot(j))
+	return m.counters.At(at).Add(m.held.partial.at(j))
 }
 
 // HeldRanks returns the rank of each key of a multisplit of held keys,

@@ -60,8 +60,8 @@ func BlockMultisplitCounted[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], 
 	ranks := Held[uint32]{n: keys.n, per: keys.per, threads: threads, blocked: true, slots: dsl.Held[uint32](b, keys.per)}
 	m := Multisplit{bits: bits, n: keys.n, threads: threads, counters: counters,
 		first: func(d dsl.U32) dsl.U32 { return counters.At(counter(d, dsl.N(0))) }}
-	m.held = &heldSplit{each: keys.each, ranks: ranks, ranked: true,
-		digit: func(j int) dsl.U32 { return digit(keys.Slot(j)).And(mask) }}
+	m.held = newHeldSplit(keys, ranks, digit, mask)
+	m.held.ranked = true
 	// Each thread zeroes its counters and counts its keys in order; a
 	// key's slot of ranks holds the keys of its digit counted before it.
 	b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {

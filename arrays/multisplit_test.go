@@ -12,6 +12,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/half"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
@@ -253,4 +254,47 @@ func TestMultisplitHeldOnWithoutBarrier(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "race") || !strings.Contains(err.Error(), where) {
 		t.Fatalf("got %v, want a race reported at %s", err, where)
 	}
+}
+
+// TestMultisplitHeldOfHalfKeys checks a held multisplit of keys of a
+// storage float type, whose digit function converts them, against the
+// stable counting sort.
+func TestMultisplitHeldOfHalfKeys(t *testing.T) {
+	const n, bits = 200, 4
+	k := dsl.NewKernel("halfKeys", 64)
+	in, out := dsl.Input[uint32](k, "keys"), dsl.Output[uint32](k, "ranks")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			held := arrays.NewHeld[half.Float16](b, 4, dsl.N(n))
+			held.Load(b, arrays.Map(arrays.FromArray(in), func(x dsl.U32) dsl.Exp[half.Float16] {
+				return dsl.Cast[half.Float16](dsl.Cast[float32](x))
+			}))
+			m := arrays.BlockMultisplitHeld(b, bits, held, func(x dsl.Exp[half.Float16]) dsl.U32 {
+				return dsl.Cast[uint32](dsl.Cast[float32](x))
+			})
+			m.Ranks().Run(b, out.Store)
+		})
+	})
+	r := rand.New(rand.NewPCG(proptest.Seed(t), 7))
+	keys := make([]uint32, n)
+	for i := range keys {
+		keys[i] = r.Uint32N(1 << bits)
+	}
+	got, err := run(runtime.CPU(), k, keys, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _, _ := countingSort(keysAtDigitShift(keys), bits)
+	if d := differ("ranks", got[0], want); d != "" {
+		t.Error(d)
+	}
+}
+
+// keysAtDigitShift returns the digits moved to where digitOf reads them.
+func keysAtDigitShift(digits []uint32) []uint32 {
+	keys := make([]uint32, len(digits))
+	for i, d := range digits {
+		keys[i] = d << digitShift
+	}
+	return keys
 }
