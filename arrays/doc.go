@@ -56,7 +56,8 @@
 // dealt warp-striped (each slot of a warp 32 consecutive elements), across
 // the block's barriers: NewHeld and Load fill it with coalesced reads,
 // BlockMultisplitHeld ranks held keys keeping each key's rank within its
-// warp in a register (HeldRanks gives the ranks, held alike), and
+// warp in registers, two to a register (HeldRanks gives the ranks, held
+// alike), and
 // ScatterBy writes each held element at its rank. This is how CUB's radix
 // sort keeps its keys: one trip through shared memory instead of three.
 // Uniform and UniformBits find whether a held tile's elements agree on a

@@ -238,9 +238,9 @@ func (m Multisplit) countAndScanZeroed(b *dsl.Block, count func(t *dsl.Thread, t
 // hold (NewHeld), as CUB's BlockRadixRankMatch ranks the keys its threads
 // hold in registers: each warp goes over its slots in order, a tile of 32
 // keys each, and keeps each key's rank within its warp (the partial rank)
-// in a register of its thread, not in shared memory. The ranks are then
-// HeldRanks (held as the keys are, for Held.ScatterBy) or Ranks. The
-// shared memory used is one counter per digit and warp and
+// in registers of its thread, two to a register, not in shared memory.
+// The ranks are then HeldRanks (held as the keys are, for Held.ScatterBy)
+// or Ranks. The shared memory used is one counter per digit and warp and
 // ScanExclusive's.
 func BlockMultisplitHeld[T dsl.Scalar](b *dsl.Block, bits int, keys Held[T], digit func(dsl.Exp[T]) dsl.U32) Multisplit {
 	if msg := heldMultisplitError("BlockMultisplitHeld", b, bits, keys, digit); msg != "" {
