@@ -205,6 +205,12 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // 384×12 2.980 ms, 448×10 3.004, 512×12 3.019, 512×8 3.145; uint64 keys
 // and values 384×12 3.497, 448×10 3.533, 512×8 3.626; uint32 keys with
 // uint64 values 384×14 1.415, 512×12 1.419, 384×12 1.489, 512×8 1.564.
+// Once a thread's partial ranks took half the registers
+// (arrays.BlockMultisplitHeld), larger tiles won for 64-bit keys with
+// values (one run): uint64 keys with uint32 values 384×15 2.724 ms,
+// 512×12 2.735, 384×14 2.793, 384×12 2.930; uint64 keys and values 384×15
+// 3.314, 512×11 3.318, 384×12 3.454, 512×12 3.923; uint32 keys with uint64
+// values 384×15 1.384, 512×12 1.390, 512×11 1.390.
 var radixShapes = []struct {
 	keyBytes, valueBytes, upTo int
 	shape                      RadixShape
@@ -218,7 +224,7 @@ var radixShapes = []struct {
 	{keyBytes: 8, valueBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, shape: RadixShape{Threads: 448, PerThread: 14, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 15, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 }
 
 // radixHistogramBatch is the number of keys a thread of
