@@ -63,9 +63,11 @@ var radixWideShapeCandidates = [][5]int{
 
 // radixSmallShapeCandidates are the shapes TestGPURadixShapes times at
 // 2^16, 2^17, 2^18 and 2^20 keys, where a pass has few tiles of the default shape
-// (16 at 2^16 keys) and smaller tiles give the GPU more blocks.
+// (16 at 2^16 keys) and smaller tiles give the GPU more blocks. 512×4 is
+// not among them: ptxas (CUDA 13.0) fails to allocate its registers
+// (C7600).
 var radixSmallShapeCandidates = [][5]int{
-	{512, 8, 8, 0, 2}, {512, 8, 8, 4, 2}, {512, 16, 8, 4, 2}, {256, 16, 8, 4, 3}, {512, 4, 8, 0, 2},
+	{512, 8, 8, 0, 2}, {512, 8, 8, 4, 2}, {512, 16, 8, 4, 2}, {256, 16, 8, 4, 3},
 	{256, 8, 8, 0, 0}, {384, 8, 8, 0, 2}, {256, 8, 8, 0, 4},
 }
 
