@@ -82,13 +82,15 @@
 // through every digit, and a pair's values are read once the keys are in
 // order. The rank sort spreads over the whole GPU: a block per 32 keys
 // loads every key into shared memory, its warps count the keys before
-// each of its 32 (arrays.CountBefore: smaller, or equal and earlier) in
-// runs of all of them, and each key goes to the sum of its warps' counts.
-// Its n^2 comparisons cost the same whatever the bits sorted, where the
-// block sort's time grows with its passes (of digits of 4, 6 or 8 bits:
-// kernels.BlockDigitBits), so that it takes sorts of at least 9 to 25
-// bits (by the number and size of the keys) of up to
-// 2^10 to 2^13 keys, on a device of many multiprocessors (not on the CPU
+// each of its 32 (arrays.CountBefore: smaller, or equal and earlier; by
+// arithmetic, arrays.CountBeforeNarrow, where fewer than 32 bits of
+// 32-bit keys are sorted) in runs of all of them, reading four 32-bit
+// keys a load, and each key goes to the sum of its warps' counts. Its
+// n^2 comparisons cost the same whatever the bits sorted, where the block
+// sort's time grows with its passes (of digits of 4, 6 or 8 bits:
+// kernels.BlockDigitBits), so that it takes sorts of at least 9 bits of
+// up to 4096 keys, and of at least 17 (32-bit keys) or 25 (64-bit keys)
+// bits of up to 2^13 keys, on a device of many multiprocessors (not on the CPU
 // evaluator, which runs a launch's blocks one after another) whose blocks
 // may take its shared memory (kernels.RankSortSharedBytes: 34 KB for
 // 32-bit keys, 68 KB for 64-bit ones). It writes
