@@ -37,7 +37,9 @@
 // Search, LowerBound and UpperBound are sort.Search in a thread.
 // CountBefore counts, in a thread, the elements of a part of an array
 // that a stable sort puts before a given one: summed over parts that
-// cover the array, the element's place in it.
+// cover the array, the element's place in it. It reads them in aligned
+// groups of 16 bytes; CountBeforeNarrow, for unsigned elements with their
+// top bit clear, counts by the sign of differences instead of comparisons.
 //
 // The ballot collectives deal an array to the warps in tiles of
 // ir.WarpSize consecutive elements, a lane per element. Partition is the

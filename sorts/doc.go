@@ -83,9 +83,9 @@
 // order. The rank sort spreads over the whole GPU: a block per 32 keys
 // loads every key into shared memory, its warps count the keys before
 // each of its 32 (arrays.CountBefore: smaller, or equal and earlier; by
-// arithmetic, arrays.CountBeforeNarrow, where fewer than 32 bits of
-// 32-bit keys are sorted) in runs of all of them, reading four 32-bit
-// keys a load, and each key goes to the sum of its warps' counts. Its
+// arithmetic, arrays.CountBeforeNarrow, where fewer bits than the keys'
+// are sorted) in runs of all of them, reading four 32-bit keys a load,
+// and each key goes to the sum of its warps' counts. Its
 // n^2 comparisons cost the same whatever the bits sorted, where the block
 // sort's time grows with its passes (of digits of 4, 6 or 8 bits:
 // kernels.BlockDigitBits), so that it takes sorts of at least 9 bits of

@@ -41,20 +41,26 @@ const (
 // first row that takes a sort gives its warps, and a sort no row takes is
 // the block sort's (RadixBlockKernel), whose time grows with its passes
 // (BlockDigitBits) while the rank sort's does not. Measured on an H200
-// (TestGPURankOrBlockSort under ncu, the kernel's median duration of 18
-// runs; µs, rank sort of 32 warps / block sort, by the bits sorted):
+// (each sort launched 7 times under ncu, the kernel's median duration;
+// µs, rank sort of 32 warps / block sort, by the bits sorted):
 //
-//	keys  uint32: 4 bits  8        12       16        24        32          uint64: 8  16        32        64
-//	2^10  5.5/4.2   5.5/4.4  5.6/6.3  5.5/6.2   5.5/8.0   5.6/9.6    5.9/4.6   5.9/6.4   5.8/10.0  5.9/17.3
-//	2^11  7.0/4.5   7.0/5.0  7.0/6.6  7.0/7.2   7.0/9.6   7.0/11.8   7.5/5.1   7.5/7.5   7.6/12.2  7.5/21.4
-//	2^12  10.1/5.5  10.1/6.7 10.0/8.9 10.1/10.5 10.1/14.3 10.1/18.1  11.0/7.4  11.1/11.3 11.1/19.3 11.2/35.2
-//	2^13  25.4/7.5  25.4/9.5 25.4/13.3 25.4/15.5 25.4/21.5 25.4/27.6 28.1/11.2 28.2/17.9 28.4/31.2 28.4/57.9
+//	keys  uint32: 4 bits  8        12        16        24        32         uint64: 8  16        32        64
+//	2^10  5.2/4.3   5.2/4.7  5.5/6.5   5.2/6.3   5.3/8.1   5.5/9.9    5.9/4.7   6.1/6.3   6.0/10.1  5.9/17.2
+//	2^11  6.3/4.5   6.2/5.2  6.3/6.7   6.4/7.3   6.2/9.7   6.8/11.9   7.6/5.4   7.6/7.7   7.5/12.5  7.6/21.7
+//	2^12  8.2/5.6   8.2/6.8  8.2/9.0   8.3/10.7  8.2/14.8  9.1/18.4   9.9/7.7   9.9/11.7  9.9/20.0  9.6/36.6
+//	2^13  16.5/7.4  16.5/9.8 16.5/13.1 16.6/15.8 16.6/22.1 20.4/28.0  24.1/11.0 24.2/17.5 24.1/30.9 23.0/57.1
 //
 // The block sort's time steps with its passes and their digits: 9 to 12
 // bits take two passes of 6-bit digits, 13 to 16 two of 8 bits, 17 to 24
-// three, 25 to 32 four. Blocks of 32 warps ranked as fast as 16 or faster
-// in every cell (2^12 uint32 keys 10.1 against 10.6 µs, uint64 keys 11.1
-// against 13.1; 2^13 uint64 keys 28.3 against 32.2).
+// three, 25 to 32 four. The rank sort's time does not move with the bits
+// but for full-width 32-bit keys, which it compares where it counts the
+// narrower ones by arithmetic (arrays.CountBeforeNarrow). Before it read
+// four keys a load and counted by arithmetic, it took 5.5, 7.0, 10.1 and
+// 25.4 µs for 2^10 to 2^13 uint32 keys, and sorted 13 bits or more of
+// 4096 keys, 25 or more of 8192. Blocks of 32 warps ranked as fast as 16
+// or faster in every cell of an earlier table (2^12 uint32 keys 10.1
+// against 10.6 µs, uint64 keys 11.1 against 13.1; 2^13 uint64 keys 28.3
+// against 32.2).
 var rankSortWarps = []struct {
 	keyBytes, keys, bits, warps int
 }{
@@ -119,15 +125,9 @@ func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) 
 		// The bits sorted, shifted down: all ones shifted right by the bits
 		// above end, from the key's bits shifted right by begin.
 		mask := dsl.Let(g, dsl.Lit(^U(0)).Shr(dsl.Cast[U](dsl.N(uint32(kb.width)).Sub(params.end.Sub(params.begin))))).Exp
-		// Fewer bits than 32 leave 32-bit keys' top bit clear, so that
-		// they are counted by arithmetic (arrays.CountBeforeNarrow). For
-		// 64-bit keys the subtraction takes two instructions, and ncu
-		// found the comparisons faster (4096 keys 9.6 µs against 9.9,
-		// 8192 keys 23.0 against 24.1).
-		var narrow dsl.Bool
-		if kb.width == 32 {
-			narrow = dsl.Let(g, params.end.Sub(params.begin).Lt(dsl.N(32))).Exp
-		}
+		// Fewer bits than U's leave the keys' top bit clear, so that they
+		// are counted by arithmetic (arrays.CountBeforeNarrow).
+		narrow := dsl.Let(g, params.end.Sub(params.begin).Lt(dsl.N(uint32(kb.width)))).Exp
 		lanes := dsl.N(ir.WarpSize)
 		g.ForAllBlocks(dsl.CeilDiv(n, lanes), func(b *dsl.Block, bid dsl.U32) {
 			all := dsl.Shared[U](b, RankSortMaxKeys)
@@ -143,14 +143,11 @@ func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) 
 				x := dsl.Let(t, all.At(i.Min(n.Sub(dsl.N(1))))).Exp
 				lo := dsl.Let(t, tid.Div(lanes).Mul(run).Min(n)).Exp
 				keys := arrays.Take(n, arrays.FromArray(all))
-				compared := func(t *dsl.Thread) { counts.Store(t, tid, arrays.CountBefore(t, keys, lo, lo.Add(run), x, i)) }
-				if kb.width != 32 {
-					compared(t)
-					return
-				}
 				t.IfElse(narrow, func(t *dsl.Thread) {
 					counts.Store(t, tid, arrays.CountBeforeNarrow(t, keys, lo, lo.Add(run), x, i))
-				}, compared)
+				}, func(t *dsl.Thread) {
+					counts.Store(t, tid, arrays.CountBefore(t, keys, lo, lo.Add(run), x, i))
+				})
 			})
 			b.Sync()
 			b.ForAll(lanes, func(t *dsl.Thread, lane dsl.U32) {
