@@ -21,15 +21,16 @@ var radixShapes = flag.Bool("radixshapes", false,
 	"time RadixSort of 2^25 uint32 keys on the GPU with each block shape of TestGPURadixShapes")
 
 // radixShapeCandidates are the pass shapes TestGPURadixShapes times:
-// threads, keys per thread, digit bits, look-back window. The first is the
-// default; CUB's Onesweep takes 384 threads of 20 keys for 8-bit digits on
-// this GPU.
+// threads, keys per thread, digit bits, look-back window, blocks per
+// multiprocessor (kernels.RadixShapeFor's table says which won). CUB's
+// Onesweep takes 384 threads of 20 keys for 8-bit digits on this GPU.
 var radixShapeCandidates = [][5]int{
 	{512, 16, 8, 4, 2}, {384, 20, 8, 4, 2}, {512, 20, 8, 4, 2}, {512, 24, 8, 4, 2}, {512, 18, 8, 4, 2},
 	{512, 16, 8, 2, 2}, {640, 16, 8, 4, 2}, {768, 12, 8, 4, 2}, {768, 16, 8, 4, 2}, {1024, 8, 8, 4, 2},
 	{1024, 12, 8, 4, 1}, {256, 16, 8, 4, 3}, {512, 17, 8, 4, 2}, {512, 19, 8, 4, 2}, {384, 19, 8, 4, 2},
 	{448, 17, 8, 4, 2}, {448, 19, 8, 4, 2}, {384, 21, 8, 4, 2}, {512, 15, 8, 4, 2}, {384, 19, 8, 4, 3},
-	{384, 18, 8, 4, 3}, {384, 16, 8, 4, 3}, {320, 19, 8, 4, 3}, {256, 19, 8, 4, 4},
+	{384, 18, 8, 4, 3}, {384, 16, 8, 4, 3}, {320, 19, 8, 4, 3}, {256, 19, 8, 4, 4}, {384, 23, 8, 4, 3},
+	{384, 25, 8, 4, 3}, {320, 28, 8, 4, 3},
 }
 
 // radixPairsShapeCandidates are the shapes TestGPURadixShapes times for
@@ -49,7 +50,7 @@ var radixPairsShapeCandidates = [][5]int{
 var radixFloatShapeCandidates = [][5]int{
 	{512, 18, 8, 4, 2}, {512, 16, 8, 4, 2}, {512, 14, 8, 4, 2}, {384, 20, 8, 4, 2}, {384, 18, 8, 4, 2},
 	{512, 17, 8, 4, 2}, {512, 19, 8, 4, 2}, {384, 19, 8, 4, 2}, {448, 17, 8, 4, 2}, {384, 19, 8, 4, 3},
-	{384, 16, 8, 4, 3},
+	{384, 16, 8, 4, 3}, {384, 23, 8, 4, 3}, {384, 25, 8, 4, 3},
 }
 
 // radixWideShapeCandidates are the shapes TestGPURadixShapes times for
@@ -58,7 +59,7 @@ var radixWideShapeCandidates = [][5]int{
 	{448, 14, 8, 4, 2}, {384, 12, 8, 4, 2}, {384, 14, 8, 4, 2}, {384, 16, 8, 4, 2}, {512, 12, 8, 4, 2}, {512, 10, 8, 4, 2},
 	{256, 16, 8, 4, 3}, {448, 12, 8, 4, 2}, {448, 13, 8, 4, 2}, {640, 10, 8, 4, 2}, {512, 16, 8, 4, 2},
 	{448, 15, 8, 4, 2}, {384, 15, 8, 4, 2}, {384, 13, 8, 4, 2}, {512, 11, 8, 4, 2}, {384, 17, 8, 4, 2},
-	{384, 10, 8, 4, 3}, {320, 12, 8, 4, 3},
+	{384, 10, 8, 4, 3}, {320, 12, 8, 4, 3}, {384, 20, 8, 4, 2}, {384, 22, 8, 4, 2}, {320, 24, 8, 4, 2},
 }
 
 // radixSmallShapeCandidates are the shapes TestGPURadixShapes times at
@@ -154,7 +155,7 @@ var radixWidePairsShapeCandidates = [][5]int{
 	{512, 8, 8, 4, 2}, {512, 10, 8, 4, 2}, {512, 12, 8, 4, 2}, {384, 12, 8, 4, 2}, {384, 14, 8, 4, 2},
 	{256, 16, 8, 4, 3}, {448, 10, 8, 4, 2}, {512, 6, 8, 4, 2}, {384, 11, 8, 4, 2}, {384, 13, 8, 4, 2},
 	{448, 11, 8, 4, 2}, {320, 14, 8, 4, 2}, {384, 15, 8, 4, 2}, {512, 11, 8, 4, 2}, {320, 10, 8, 4, 3},
-	{256, 12, 8, 4, 4},
+	{256, 12, 8, 4, 4}, {384, 17, 8, 4, 2}, {384, 19, 8, 4, 2}, {320, 20, 8, 4, 2},
 }
 
 // TestGPURadixPairsShapes times, on the GPU and only with -radixshapes,

@@ -210,7 +210,17 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // values (one run): uint64 keys with uint32 values 384×15 2.724 ms,
 // 512×12 2.735, 384×14 2.793, 384×12 2.930; uint64 keys and values 384×15
 // 3.314, 512×11 3.318, 384×12 3.454, 512×12 3.923; uint32 keys with uint64
-// values 384×15 1.384, 512×12 1.390, 512×11 1.390.
+// values 384×15 1.384, 512×12 1.390, 512×11 1.390. After the packing,
+// larger tiles also won for keys alone and for uint64 keys with uint32
+// values (2^25 keys, two calls, the old shape timed first and last in each):
+// uint32 keys 384×23 (three blocks) 0.731 ms against 0.783–0.786 for
+// 384×19, 384×21 0.753, 384×25 0.757, 384×27 0.792, 512×24 (two blocks)
+// 0.760, 320×28 0.759; float32 keys 384×23 0.746–0.752 against 0.798,
+// 384×25 0.758; uint64 keys 384×20 (two blocks) 1.966–1.977 against
+// 2.139–2.173 for 448×14, 320×24 1.991, 448×18 2.002, 384×22 2.017;
+// uint64 keys with uint32 values 384×17 2.660–2.688 against 2.726–2.746
+// for 384×15, 320×20 2.701, 384×19 2.732. Pairs of uint32 keys and values
+// tied: 512×18 1.036–1.059, 448×20 1.041, 384×24 1.042, 512×20 1.097.
 var radixShapes = []struct {
 	keyBytes, valueBytes, upTo int
 	shape                      RadixShape
@@ -218,12 +228,13 @@ var radixShapes = []struct {
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 16, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits}},
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 4, upTo: 1 << 22, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 4, shape: RadixShape{Threads: 384, PerThread: 19, Bits: RadixBits, Window: 4, MinBlocks: 3}},
+	{keyBytes: 4, shape: RadixShape{Threads: 384, PerThread: 23, Bits: RadixBits, Window: 4, MinBlocks: 3}},
 	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 8, shape: RadixShape{Threads: 448, PerThread: 14, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, shape: RadixShape{Threads: 384, PerThread: 20, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, valueBytes: 4, shape: RadixShape{Threads: 384, PerThread: 17, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 15, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 }
 
