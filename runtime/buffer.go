@@ -68,6 +68,18 @@ func (b *Buffer[T]) usable() error {
 	return nil
 }
 
+// Err returns why the buffer cannot be used, or nil: a nil or zero
+// Buffer, a view out of range, or memory that has been freed. Every other
+// use of such a buffer fails with the same error. It touches no device
+// memory and allocates nothing, so that a library can check its arguments
+// before each launch.
+func (b *Buffer[T]) Err() error {
+	if err := b.usable(); err != nil {
+		return err
+	}
+	return b.mem.use(func(storage) error { return nil })
+}
+
 // Len returns the number of elements (0 for a nil Buffer).
 func (b *Buffer[T]) Len() int {
 	if b == nil {

@@ -121,3 +121,48 @@ func TestAllocRejectsBadRequests(t *testing.T) {
 		t.Errorf("empty buffer reads %v", got)
 	}
 }
+
+// TestBufferErr checks that Err says why a buffer cannot be used, with the
+// error its other methods give, and nil for a usable buffer or view.
+func TestBufferErr(t *testing.T) {
+	for _, d := range devicesForTest(t) {
+		t.Run(d.Name(), func(t *testing.T) {
+			b := must(runtime.Alloc[uint32](d, 8))(t)
+			var zero runtime.Buffer[uint32]
+			var nilBuf *runtime.Buffer[uint32]
+			freed := must(runtime.Alloc[uint32](d, 8))(t)
+			if err := freed.Free(); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				name string
+				buf  *runtime.Buffer[uint32]
+				want string // "" for usable
+			}{
+				{"whole buffer", b, ""},
+				{"view", b.View(2, 6), ""},
+				{"empty view at the end", b.View(8, 0), ""},
+				{"view out of range", b.View(4, 5), "out of range"},
+				{"view of a freed buffer", freed.View(0, 1), "freed"},
+				{"freed buffer", freed, "freed"},
+				{"zero Buffer", &zero, "zero Buffer"},
+				{"nil *Buffer", nilBuf, "nil buffer"},
+			} {
+				err := c.buf.Err()
+				if c.want == "" {
+					if err != nil {
+						t.Errorf("%s: Err() = %v, want nil", c.name, err)
+					}
+					continue
+				}
+				if err == nil || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("%s: Err() = %v, want one saying %q", c.name, err, c.want)
+					continue
+				}
+				if fill := c.buf.Fill(0); fill == nil || fill.Error() != err.Error() {
+					t.Errorf("%s: Err() = %v but Fill gives %v", c.name, err, fill)
+				}
+			}
+		})
+	}
+}

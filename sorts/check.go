@@ -73,9 +73,7 @@ func checkBufferOn[T runtime.Scalar](dev runtime.Device, arg string, b *runtime.
 	case b.Device() != dev:
 		err = fmt.Errorf("the buffer is on %s, the Sorter on %s", b.Device().Name(), dev.Name())
 	default:
-		// Every use of a bad view, or of freed memory, fails with the
-		// runtime's error; an empty copy is a use that touches nothing.
-		err = b.View(0, 0).CopyTo(nil)
+		err = b.Err()
 	}
 	if err != nil {
 		return &BufferError{Arg: arg, Err: err}
