@@ -221,6 +221,9 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // uint64 keys with uint32 values 384×17 2.660–2.688 against 2.726–2.746
 // for 384×15, 320×20 2.701, 384×19 2.732. Pairs of uint32 keys and values
 // tied: 512×18 1.036–1.059, 448×20 1.041, 384×24 1.042, 512×20 1.097.
+// Once a pass with 8-byte keys wrote its values after its keys (see
+// RadixPassKernel), uint64 keys with uint32 values took 2.516 ms in 384×20
+// against 2.584 in 384×17.
 var radixShapes = []struct {
 	keyBytes, valueBytes, upTo int
 	shape                      RadixShape
@@ -234,7 +237,7 @@ var radixShapes = []struct {
 	{keyBytes: 8, valueBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, shape: RadixShape{Threads: 384, PerThread: 20, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 8, valueBytes: 4, shape: RadixShape{Threads: 384, PerThread: 17, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, valueBytes: 4, shape: RadixShape{Threads: 384, PerThread: 20, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 15, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 }
 
@@ -488,6 +491,11 @@ const (
 // leaves them in keysOut, the last block of RadixHistogramKernel finds on
 // the device, so that the host enqueues every launch without waiting;
 // each block of a pass reads its pass's plan, one word.
+//
+// With 8-byte keys and values (positions), a tile writes its keys out
+// before its values, which follow through the shared memory the keys held
+// (each key's digit kept in a byte), so that a tile needs shared memory
+// for its keys alone; with 4-byte keys both go out at once.
 func RadixPassKernel[K Key, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
 	return withBits[K](func() *dsl.Kernel { return radixPass[K, uint64, V](shape, values) },
 		func() *dsl.Kernel { return radixPass[K, uint32, V](shape, values) })
@@ -723,6 +731,17 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			}
 			return heldValues, heldPositions
 		}
+		// valuesAfterKeys: a pass with values (positions) and 8-byte keys
+		// writes its keys out before its values, which then move to their
+		// ranks through the shared memory the keys held, so that the tile
+		// takes half the shared memory of both at once. Measured on an H200
+		// (2^25 keys over every bit, medians of 15): uint64 keys with
+		// uint32 values 2.584 ms in 384×17 against 2.655–2.660 writing both
+		// at once, 2.516 in 384×20; uint64 keys and values 3.155 in 384×15
+		// against 3.315. With 4-byte keys it was slower: uint32 keys and
+		// values 1.072 ms against 1.043 (512×18), uint32 keys with uint64
+		// values 1.410 against 1.388 (512×12).
+		valuesAfterKeys := values != KeysOnly && kb.width == 64
 		// rankAndMove moves the count keys of tile from first, held in keys,
 		// to their ranks and from there to where the pass puts them, given
 		// the digits' global offsets.
@@ -746,16 +765,21 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			padded := arrays.BankPaddedLen(int(tileLen))
 			sorted := dsl.Shared[U](b, padded)
 			keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
+			heldValues, heldPositions := loadValues(b, first, count)
 			var sortedValues dsl.Array[V]
 			var sortedPositions dsl.Array[uint32]
-			heldValues, heldPositions := loadValues(b, first, count)
-			switch values {
-			case Pairs:
-				sortedValues = dsl.Shared[V](b, padded)
-				heldValues.ScatterBy(ranks).Run(b, paddedWriter(sortedValues))
-			case Positions:
-				sortedPositions = dsl.Shared[uint32](b, padded)
-				heldPositions.ScatterBy(ranks).Run(b, paddedWriter(sortedPositions))
+			scatterValues := func() {
+				switch values {
+				case Pairs:
+					sortedValues = dsl.Shared[V](b, padded)
+					heldValues.ScatterBy(ranks).Run(b, paddedWriter(sortedValues))
+				case Positions:
+					sortedPositions = dsl.Shared[uint32](b, padded)
+					heldPositions.ScatterBy(ranks).Run(b, paddedWriter(sortedPositions))
+				}
+			}
+			if !valuesAfterKeys {
+				scatterValues()
 			}
 			before := published.Prefixes(b, max(shape.Window, 1))
 			// base[d] + j is where the tile's j-th key in digit order goes,
@@ -764,18 +788,45 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			base := arrays.ComputeInto(b, global, arrays.Generate(dsl.N(digits), func(d dsl.U32) dsl.U32 {
 				return before.At(d).Sub(m.Offsets().At(d))
 			}))
+			storeValue := func(t *dsl.Thread, dst radixDestination[K, V], at, slot dsl.U32) {
+				switch values {
+				case Pairs:
+					dst.values.Store(t, at, sortedValues.At(slot))
+				case Positions:
+					dst.positions.Store(t, at, sortedPositions.At(slot))
+				}
+			}
+			if !valuesAfterKeys {
+				byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
+					b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
+						slot := dsl.Let(t, arrays.BankPadded(j))
+						u := dsl.Let(t, sorted.At(slot.Exp))
+						at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
+						dst.keys.Store(t, at.Exp, kb.store(u.Exp))
+						storeValue(t, dst, at.Exp, slot.Exp)
+					})
+				})
+				return
+			}
+			// The keys go out first, each slot's digit kept in a byte; then
+			// the values move to their ranks in the shared memory the keys
+			// held (the layout reuses it past the barrier) and go out to
+			// the places of their keys.
+			digitAt := dsl.Shared[uint8](b, int(tileLen))
 			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
 				b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
-					slot := dsl.Let(t, arrays.BankPadded(j))
-					u := dsl.Let(t, sorted.At(slot.Exp))
-					at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
-					dst.keys.Store(t, at.Exp, kb.store(u.Exp))
-					switch values {
-					case Pairs:
-						dst.values.Store(t, at.Exp, sortedValues.At(slot.Exp))
-					case Positions:
-						dst.positions.Store(t, at.Exp, sortedPositions.At(slot.Exp))
-					}
+					u := dsl.Let(t, sorted.At(arrays.BankPadded(j)))
+					d := dsl.Let(t, digitOf(u.Exp))
+					digitAt.Store(t, j, dsl.Cast[uint8](d.Exp))
+					dst.keys.Store(t, base.At(d.Exp).Add(j), kb.store(u.Exp))
+				})
+			})
+			b.Sync()
+			scatterValues()
+			b.Sync()
+			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
+				b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
+					storeValue(t, dst, base.At(dsl.Cast[uint32](digitAt.At(j))).Add(j), arrays.BankPadded(j))
 				})
 			})
 		}
