@@ -69,7 +69,7 @@ var radixWideShapeCandidates = [][5]int{
 // (C7600).
 var radixSmallShapeCandidates = [][5]int{
 	{512, 8, 8, 0, 2}, {512, 8, 8, 4, 2}, {512, 16, 8, 4, 2}, {256, 16, 8, 4, 3},
-	{256, 8, 8, 0, 0}, {384, 8, 8, 0, 2}, {256, 8, 8, 0, 4},
+	{256, 8, 8, 0, 0}, {384, 8, 8, 0, 2}, {256, 8, 8, 0, 4}, {256, 8, 8, 4, 4}, {256, 12, 8, 4, 4}, {384, 8, 8, 4, 3},
 }
 
 // shapeOf returns the radix shape of a candidate: threads, keys per
