@@ -187,6 +187,9 @@ func (v *verifier) forAll(s *ir.ForAll) {
 		return
 	}
 	v.atLevel(s.Pos, s.Kind.Outer(), "a "+s.Kind.String()+" ForAll")
+	if s.Unroll < 0 || s.Unroll > ir.MaxUnroll {
+		v.errorf(s.Pos, "%v ForAll unrolled by %d; it must be 0 (the compiler's choice) to %d", s.Kind, s.Unroll, ir.MaxUnroll)
+	}
 	t, ok := v.expr(s.Count, s.Pos)
 	if ok && t != ir.Uint32 {
 		v.errorf(s.Pos, "%v count has type %v; it must be uint32", s.Kind, t)

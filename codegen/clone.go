@@ -94,7 +94,7 @@ func (c *cloner) stmt(s ir.Stmt) ir.Stmt {
 		return &ir.While{Cond: c.expr(s.Cond), Body: c.stmts(s.Body), Pos: s.Pos}
 	case *ir.ForAll:
 		return &ir.ForAll{Kind: s.Kind, Var: c.variable(s.Var), Count: c.expr(s.Count), Body: c.stmts(s.Body),
-			Pos: s.Pos}
+			Unroll: s.Unroll, Pos: s.Pos}
 	case *ir.Sync:
 		n := *s
 		return &n

@@ -13,7 +13,7 @@ import (
 // kind and printing, loops, selects, conversions between all types, every
 // operator and awkward constants.
 func constructKernels() []*ir.Kernel {
-	ks := []*ir.Kernel{forAllKernel(), loopKernel(), warpKernel(), deepKernel(300), alignedKernel()}
+	ks := []*ir.Kernel{forAllKernel(), unrolledKernel(), loopKernel(), warpKernel(), deepKernel(300), alignedKernel()}
 	for _, t := range ir.Types {
 		ks = append(ks, tableKernel(t))
 		if t.Size() >= 4 && t != ir.Bool {
@@ -253,6 +253,32 @@ func forAllKernel() *ir.Kernel {
 }
 
 func l2(i int) *ir.Var { return v(fmt.Sprintf("m%d", i), ir.Uint32) }
+
+// unrolledKernel has ForAlls asking to be unrolled: block-level ones over
+// a count of the block (no loop), a constant multiple of it, a constant
+// that is not, and a count known at run time; one that leaves it to the
+// compiler; and a grid-level one.
+func unrolledKernel() *ir.Kernel {
+	out := global("out", ir.Uint32, ir.Output, 2)
+	n := v("n", ir.Uint32)
+	var body []ir.Stmt
+	for j, c := range []struct {
+		count  ir.Expr
+		unroll int
+	}{{u32(256), 4}, {u32(1024), 4}, {u32(1000), 2}, {n, 3}, {u32(2048), 0}} {
+		i := v(fmt.Sprintf("i%d", j), ir.Uint32)
+		f := forAll(ir.BlockThreads, i, c.count, 10+j, store(out, i, bin(ir.Mul, i, u32(3)), 10+j))
+		f.Unroll = c.unroll
+		body = append(body, f)
+	}
+	g := v("g", ir.Uint32)
+	grid := forAll(ir.GridThreads, g, n, 20, store(out, g, g, 21))
+	grid.Unroll = 2
+	k := kernel("unrolled", []*ir.Array{out}, nil, blocks(8, 9, body...), grid)
+	k.Params = append(k.Params, ir.Param{Scalar: n})
+	k.Blocks = bin(ir.Div, &ir.Len{Array: out}, u32(256))
+	return k
+}
 
 // loopKernel has For, While, if-else chains and repeated subexpressions.
 func loopKernel() *ir.Kernel {

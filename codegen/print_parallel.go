@@ -10,7 +10,8 @@ import (
 // the body of each thread (guarded when fewer iterations than threads,
 // looping when more), a warp-level one over lanes the same way (lane l
 // runs indices l, l + 32, ...), a grid-level one as a
-// grid-stride loop with a 64-bit counter.
+// grid-stride loop with a 64-bit counter. A loop the ForAll asks to be
+// unrolled follows "#pragma unroll".
 func (p *printer) forAll(s *ir.ForAll) {
 	i := s.Var.Name
 	threads := p.k.Threads
@@ -23,24 +24,36 @@ func (p *printer) forAll(s *ir.ForAll) {
 		p.spread(s, "threadIdx.x & 31u", ir.WarpSize)
 	case ir.GridThreads:
 		e := p.prepare([]ir.Expr{s.Count}, true)
+		p.unroll(s)
 		p.line("for (unsigned long long %s_ = (unsigned long long)blockIdx.x * %d + threadIdx.x; %s_ < %s; "+
 			"%s_ += (unsigned long long)gridDim.x * %d) {", i, threads, i, expr(e[0]), i, threads)
 		p.strided(s)
 	case ir.GridBlocks:
 		e := p.prepare([]ir.Expr{s.Count}, true)
+		p.unroll(s)
 		p.line("for (unsigned long long %s_ = blockIdx.x; %s_ < %s; %s_ += gridDim.x) {", i, i, expr(e[0]), i)
 		if len(p.k.Shared) > 0 {
 			// Shared bytes reused by the layout must not be written by the
 			// next virtual block while this one still reads them.
-			s = &ir.ForAll{Kind: s.Kind, Var: s.Var, Count: s.Count, Pos: s.Pos,
+			s = &ir.ForAll{Kind: s.Kind, Var: s.Var, Count: s.Count, Unroll: s.Unroll, Pos: s.Pos,
 				Body: append(append([]ir.Stmt(nil), s.Body...), &ir.Sync{Level: ir.BlockLevel, Pos: s.Pos})}
 		}
 		p.strided(s)
 	}
 }
 
+// unroll prints the pragma that asks for the unrolling of the loop s
+// prints next, if s asks for one.
+func (p *printer) unroll(s *ir.ForAll) {
+	if s.Unroll > 0 {
+		p.line("#pragma unroll %d", s.Unroll)
+	}
+}
+
 // spread prints a block-level ForAll over units (threads or warps) whose
-// index in the block is index and of which the block has n.
+// index in the block is index and of which the block has n. A loop asked
+// to be unrolled over a constant count that is a multiple of n counts its
+// rounds, so that the compiler knows how many there are.
 func (p *printer) spread(s *ir.ForAll, index string, n int) {
 	i := s.Var.Name
 	c, constant := s.Count.(*ir.Const)
@@ -57,17 +70,25 @@ func (p *printer) spread(s *ir.ForAll, index string, n int) {
 		p.line("if (%s < %s) {", cond, cConst(c.Value))
 		p.depth++
 		p.line("unsigned int %s = %s;", i, index)
+	case constant && s.Unroll > 0 && c.Value.Bits%uint64(n) == 0 && c.Value.Bits+uint64(n) <= 1<<32:
+		p.unroll(s)
+		p.line("for (unsigned int %s_ = 0u; %s_ < %du; %s_++) {", i, i, c.Value.Bits/uint64(n), i)
+		p.depth++
+		p.line("unsigned int %s = %s + %s_ * %du;", i, index, i, n)
 	case constant && c.Value.Bits+uint64(n) <= 1<<32:
+		p.unroll(s)
 		p.line("for (unsigned int %s = %s; %s < %s; %s += %du) {", i, index, i, cConst(c.Value), i, n)
 		p.depth++
 	case p.boundedBelow(s.Count, n):
 		e := p.prepare([]ir.Expr{s.Count}, true)
+		p.unroll(s)
 		p.line("for (unsigned int %s = %s; %s < %s; %s += %du) {", i, index, i, expr(e[0]), i, n)
 		p.depth++
 	default:
 		// A count that may come within a stride of 2^32 needs a 64-bit
 		// counter, which cannot wrap.
 		e := p.prepare([]ir.Expr{s.Count}, true)
+		p.unroll(s)
 		p.line("for (unsigned long long %s_ = %s; %s_ < %s; %s_ += %du) {", i, index, i, expr(e[0]), i, n)
 		p.depth++
 		p.line("unsigned int %s = (unsigned int)%s_;", i, i)

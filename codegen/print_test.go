@@ -94,6 +94,26 @@ func TestPrintWarpLevelForAlls(t *testing.T) {
 		"for (unsigned long long blk_ = blockIdx.x; blk_ < 8u; blk_ += gridDim.x) {\n    unsigned int blk = (unsigned int)blk_;")
 }
 
+func TestPrintUnrolledForAlls(t *testing.T) {
+	src, _ := mustCUDA(t, unrolledKernel())
+	lines := strings.Split(src, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	contains(t, strings.Join(lines, "\n"),
+		// A count of the block is no loop: nothing to unroll.
+		"unsigned int blk = (unsigned int)blk_;\n{\nunsigned int i0 = threadIdx.x;",
+		// A constant multiple of the block counts its rounds.
+		"#pragma unroll 4\nfor (unsigned int i1_ = 0u; i1_ < 4u; i1_++) {\nunsigned int i1 = threadIdx.x + i1_ * 256u;",
+		"#pragma unroll 2\nfor (unsigned int i2 = threadIdx.x; i2 < 1000u; i2 += 256u) {",
+		"#pragma unroll 3\nfor (unsigned long long i3_ = threadIdx.x; i3_ < n; i3_ += 256u) {",
+		"}\nfor (unsigned int i4 = threadIdx.x; i4 < 2048u; i4 += 256u) {",
+		"#pragma unroll 2\nfor (unsigned long long g_ = (unsigned long long)blockIdx.x * 256 + threadIdx.x; g_ < n;")
+	if got := strings.Count(src, "#pragma unroll"); got != 4 {
+		t.Errorf("%d pragmas, want 4 (the ForAlls asking for one that loop):\n%s", got, src)
+	}
+}
+
 func TestPrintBarriersExactlyWhereSyncsAre(t *testing.T) {
 	k, _ := pingPong()
 	src, _ := mustCUDA(t, k)

@@ -521,6 +521,16 @@ func badInputs() []badInput {
 				nilBlock.ForAll(dsl.N(3), func(*dsl.Thread, dsl.U32) {}) // bad: ForAll on a nil block
 			})
 		}, "Block.ForAll on a nil builder (*dsl.Block)"},
+		{"ForAllUnrolled by a negative factor", func() error {
+			return blockStep(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAllUnrolled(dsl.N(512), -2, func(t *dsl.Thread, i dsl.U32) { out.Store(t, i, in.At(i)) }) // bad: ForAllUnrolled by a negative factor
+			})
+		}, "BlockThreads ForAll unrolled by -2; it must be 0 (the compiler's choice) to 64"},
+		{"ForAllUnrolled by too large a factor", func() error {
+			return blockStep(func(b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAllUnrolled(in.Len(), ir.MaxUnroll+1, func(t *dsl.Thread, i dsl.U32) { out.Store(t, i, in.At(i)) }) // bad: ForAllUnrolled by too large a factor
+			})
+		}, "BlockThreads ForAll unrolled by 65; it must be 0 (the compiler's choice) to 64"},
 		{"ForAllWarps on a nil block", func() error {
 			return blockStep(func(b *dsl.Block, in, out dsl.Array[uint32]) {
 				nilBlock.ForAllWarps(dsl.N(3), func(*dsl.Warp, dsl.U32) {}) // bad: ForAllWarps on a nil block

@@ -31,6 +31,12 @@
 // read-only, held in CUDA's constant memory (a lookup table, a
 // permutation), which belongs to the whole kernel and is no parameter.
 //
+// How a loop runs is the kernel's to say where it matters for speed:
+// Block.ForAllUnrolled is Block.ForAll with each thread's loop unrolled by
+// a given factor (#pragma unroll), its rounds counted when the count is a
+// constant multiple of the block; it runs the same indices, and the
+// evaluator ignores the factor.
+//
 // The level structure follows Obsidian: barriers (Block.Sync, Warp.Sync)
 // exist only at Block and Warp level, whose control flow must be the same for
 // every thread; thread-dependent code lives in ForAll bodies, at Thread

@@ -86,8 +86,9 @@ func whileLoop[P builder[P]](p P, c Bool, body func(P)) {
 }
 
 // forAll records a ForAll of kind through p whose body is at the kind's
-// inner level, given a builder of type Q.
-func forAll[Q builder[Q]](p Program, kind ir.ForAllKind, name, what string, n U32, body func(Q, U32)) {
+// inner level, given a builder of type Q, its loop unrolled by unroll (0:
+// the compiler's choice).
+func forAll[Q builder[Q]](p Program, kind ir.ForAllKind, name, what string, n U32, unroll int, body func(Q, U32)) {
 	pos := callerPos()
 	s := open(p, what, pos)
 	if s == nil || nilBody(s, what, pos, body == nil) {
@@ -99,7 +100,7 @@ func forAll[Q builder[Q]](p Program, kind ir.ForAllKind, name, what string, n U3
 	stmts := s.k.record(s, inner, fmt.Sprintf("the %v body of the %s at %v", inner, what, pos), func(in *scope) {
 		body(q.nest(in), U32{e: v})
 	})
-	s.add(&ir.ForAll{Kind: kind, Var: v, Count: n.IR(), Body: stmts, Pos: pos})
+	s.add(&ir.ForAll{Kind: kind, Var: v, Count: n.IR(), Body: stmts, Unroll: unroll, Pos: pos})
 }
 
 // barrier records a barrier of level through p.
@@ -139,7 +140,7 @@ func (g *Grid) While(c Bool, body func(*Grid)) { whileLoop(g, c, body) }
 // ForAll runs body for every global index i in [0, n), spread over all the
 // threads of the grid (a grid-stride loop, so any number of blocks works).
 func (g *Grid) ForAll(n U32, body func(t *Thread, i U32)) {
-	forAll(g, ir.GridThreads, "gid", "Grid.ForAll", n, body)
+	forAll(g, ir.GridThreads, "gid", "Grid.ForAll", n, 0, body)
 }
 
 // ForAllBlocks runs the Block program body for every virtual block index in
@@ -147,7 +148,7 @@ func (g *Grid) ForAll(n U32, body func(t *Thread, i U32)) {
 // allocates hold their contents only while it runs for one virtual block:
 // using one in another body is an error.
 func (g *Grid) ForAllBlocks(n U32, body func(b *Block, bid U32)) {
-	forAll(g, ir.GridBlocks, "bid", "Grid.ForAllBlocks", n, body)
+	forAll(g, ir.GridBlocks, "bid", "Grid.ForAllBlocks", n, 0, body)
 }
 
 // Block builds Block-level code: run by all the threads of a block, with
@@ -189,13 +190,23 @@ func (b *Block) While(c Bool, body func(*Block)) { whileLoop(b, c, body) }
 // ForAll runs body for every i in [0, n), one thread per index; n may exceed
 // the block size (threads then loop).
 func (b *Block) ForAll(n U32, body func(t *Thread, i U32)) {
-	forAll(b, ir.BlockThreads, "tid", "Block.ForAll", n, body)
+	forAll(b, ir.BlockThreads, "tid", "Block.ForAll", n, 0, body)
+}
+
+// ForAllUnrolled is ForAll with each thread's loop over its indices
+// unrolled by by (#pragma unroll), 0 to ir.MaxUnroll (0: the compiler's
+// choice, as ForAll); over a constant count that is a multiple of the
+// block, each thread counts its rounds, so that the compiler knows how
+// many there are. It runs body for the same indices as ForAll: only the
+// speed may differ.
+func (b *Block) ForAllUnrolled(n U32, by int, body func(t *Thread, i U32)) {
+	forAll(b, ir.BlockThreads, "tid", "Block.ForAllUnrolled", n, by, body)
 }
 
 // ForAllWarps runs the Warp program body for every warp index in [0, n); n
 // may exceed the number of warps in the block.
 func (b *Block) ForAllWarps(n U32, body func(w *Warp, wid U32)) {
-	forAll(b, ir.BlockWarps, "wid", "Block.ForAllWarps", n, body)
+	forAll(b, ir.BlockWarps, "wid", "Block.ForAllWarps", n, 0, body)
 }
 
 // Sync is a barrier for the threads of the block (__syncthreads).
@@ -233,7 +244,7 @@ func (w *Warp) While(c Bool, body func(*Warp)) { whileLoop(w, c, body) }
 // may be any count. Shuffles and ballots need every lane in every round: a
 // count that is a multiple of ir.WarpSize.
 func (w *Warp) ForAll(n U32, body func(t *Thread, i U32)) {
-	forAll(w, ir.WarpLanes, "lane", "Warp.ForAll", n, body)
+	forAll(w, ir.WarpLanes, "lane", "Warp.ForAll", n, 0, body)
 }
 
 // Sync is a barrier for the lanes of the warp (__syncwarp).

@@ -162,8 +162,16 @@ type ForAll struct {
 	Var   *Var
 	Count Expr
 	Body  []Stmt
-	Pos   Pos
+	// Unroll asks the compiler to unroll by Unroll the loop each unit
+	// (thread, warp, lane or block) runs over its indices; 0 leaves it
+	// to the compiler. It changes how the loop runs, not what it does.
+	Unroll int
+	Pos    Pos
 }
+
+// MaxUnroll is the largest factor a ForAll may ask its loop to be
+// unrolled by: past it the copies of a body outgrow what unrolling saves.
+const MaxUnroll = 64
 
 // Sync is a barrier: __syncthreads() at Block level, __syncwarp() at Warp
 // level.

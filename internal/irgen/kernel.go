@@ -142,6 +142,10 @@ func (kb *kernelBuilder) gridThreads(k *ir.Kernel) int {
 	return 1 + kb.rng.Intn(3*k.Threads)
 }
 
+// unrolls are the factors a generated BlockThreads ForAll asks its loop
+// to be unrolled by (0: the compiler's choice).
+var unrolls = []int{0, 0, 1, 2, 4}
+
 // gridBlocks makes the body a GridBlocks ForAll whose body is a chain of
 // BlockThreads ForAlls through shared memory, and returns dst's length.
 func (kb *kernelBuilder) gridBlocks(k *ir.Kernel) int {
@@ -171,7 +175,8 @@ func (kb *kernelBuilder) gridBlocks(k *ir.Kernel) int {
 		}
 		threads := kb.threadBody(target, index)
 		*kb.scope = saved
-		body = append(body, &ir.ForAll{Kind: ir.BlockThreads, Var: j, Count: w, Body: threads, Pos: kb.pos()})
+		body = append(body, &ir.ForAll{Kind: ir.BlockThreads, Var: j, Count: w, Body: threads,
+			Unroll: unrolls[rng.Intn(len(unrolls))], Pos: kb.pos()})
 		if phases > 1 {
 			body = append(body, &ir.Sync{Level: ir.BlockLevel, Pos: kb.pos()})
 		}
