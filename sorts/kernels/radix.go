@@ -78,6 +78,10 @@ type RadixShape struct {
 	MinBlocks int
 	// Rank is how a block ranks its keys by digit.
 	Rank RadixRank
+	// Unroll is the factor a pass's loops that write a tile out are
+	// unrolled by (dsl.Block.ForAllUnrolled), up to ir.MaxUnroll; 0
+	// leaves it to the compiler.
+	Unroll int
 }
 
 // RadixRank is how a block of the radix sort ranks its tile's keys by
@@ -142,6 +146,8 @@ func (sh RadixShape) Check() error {
 			sh.Threads, check.MaxThreadsPerMultiprocessor)
 	case sh.Rank < 0 || sh.Rank >= radixRanks:
 		return fmt.Errorf("radix shape: rank %d, want RankByVotes or RankByCounters", sh.Rank)
+	case sh.Unroll < 0 || sh.Unroll > ir.MaxUnroll:
+		return fmt.Errorf("radix shape: write loops unrolled by %d, want 0 to %d", sh.Unroll, ir.MaxUnroll)
 	case sh.Rank == RankByCounters && sh.Bits > arrays.MaxCountedBits:
 		return fmt.Errorf("radix shape: digits of %d bits ranked by counters, want 1 to %d", sh.Bits, arrays.MaxCountedBits)
 	}
@@ -231,7 +237,14 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // 0.0347, pairs 0.0436 against 0.0453); 512×8, 384×8 (three blocks),
 // 256×12 (four) and 384×12 to 384×23 were within 3% or slower at 2^18,
 // 1000003 and 2^20 keys, and 512×18 and 384×23 within 1% of each other at
-// 2^21 keys.
+// 2^21 keys. Write loops unrolled by 2, each thread counting its rounds
+// of a full tile (2^25 keys, medians of 21, two rounds, obsbench): pairs
+// of uint32 keys and values 1.012 ms against 1.039 left to the compiler
+// (skewed keys 0.983–0.985 against 1.023–1.033, unique 0.969–0.976
+// against 0.990–1.002), uint64 keys 1.914 against 1.980, uint64 keys with
+// uint32 values 2.499 against 2.515–2.534; uint32 keys alone 0.736
+// against 0.727 (by 3, 0.723, within the spread), so they keep the
+// compiler's choice.
 var radixShapes = []struct {
 	keyBytes, valueBytes, upTo int
 	shape                      RadixShape
@@ -240,12 +253,12 @@ var radixShapes = []struct {
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 4, upTo: 1 << 22, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, shape: RadixShape{Threads: 384, PerThread: 23, Bits: RadixBits, Window: 4, MinBlocks: 3}},
-	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2, Unroll: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 8, shape: RadixShape{Threads: 384, PerThread: 20, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 8, valueBytes: 4, shape: RadixShape{Threads: 384, PerThread: 20, Bits: RadixBits, Window: 4, MinBlocks: 2}},
+	{keyBytes: 8, shape: RadixShape{Threads: 384, PerThread: 20, Bits: RadixBits, Window: 4, MinBlocks: 2, Unroll: 2}},
+	{keyBytes: 8, valueBytes: 4, shape: RadixShape{Threads: 384, PerThread: 20, Bits: RadixBits, Window: 4, MinBlocks: 2, Unroll: 2}},
 	{keyBytes: 8, valueBytes: 8, shape: RadixShape{Threads: 384, PerThread: 15, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 }
 
@@ -807,7 +820,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			}
 			if !valuesAfterKeys {
 				byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
-					b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
+					b.ForAllUnrolled(count, shape.Unroll, func(t *dsl.Thread, j dsl.U32) {
 						slot := dsl.Let(t, arrays.BankPadded(j))
 						u := dsl.Let(t, sorted.At(slot.Exp))
 						at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
@@ -824,7 +837,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			// the places of their keys.
 			digitAt := dsl.Shared[uint8](b, int(tileLen))
 			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
-				b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
+				b.ForAllUnrolled(count, shape.Unroll, func(t *dsl.Thread, j dsl.U32) {
 					u := dsl.Let(t, sorted.At(arrays.BankPadded(j)))
 					d := dsl.Let(t, digitOf(u.Exp))
 					digitAt.Store(t, j, dsl.Cast[uint8](d.Exp))
@@ -835,7 +848,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			scatterValues()
 			b.Sync()
 			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
-				b.ForAll(count, func(t *dsl.Thread, j dsl.U32) {
+				b.ForAllUnrolled(count, shape.Unroll, func(t *dsl.Thread, j dsl.U32) {
 					storeValue(t, dst, base.At(dsl.Cast[uint32](digitAt.At(j))).Add(j), arrays.BankPadded(j))
 				})
 			})

@@ -245,6 +245,8 @@ func TestRadixShapeCheck(t *testing.T) {
 		{func(s *kernels.RadixShape) { s.Window = -1 }, "a look-back window of -1 tiles"},
 		{func(s *kernels.RadixShape) { s.MinBlocks = 9 }, "9 blocks of 256 threads"},
 		{func(s *kernels.RadixShape) { s.Rank = 2 }, "rank 2, want RankByVotes or RankByCounters"},
+		{func(s *kernels.RadixShape) { s.Unroll = -1 }, "write loops unrolled by -1, want 0 to 64"},
+		{func(s *kernels.RadixShape) { s.Unroll = 65 }, "write loops unrolled by 65, want 0 to 64"},
 		{func(s *kernels.RadixShape) { s.Rank = kernels.RankByCounters }, "digits of 8 bits ranked by counters, want 1 to 5"},
 	} {
 		shape := good
