@@ -244,11 +244,12 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // against 0.990–1.002), uint64 keys 1.914 against 1.980, uint64 keys with
 // uint32 values 2.499 against 2.515–2.534; uint32 keys alone 0.736
 // against 0.727 (by 3, 0.723, within the spread), so they keep the
-// compiler's choice. Unrolled by 2, pairs of uint32 keys and values took
-// two blocks of 384×23 (CUB's tile for them): 1.014 ms at 2^25 keys
-// against 1.016–1.022 for 512×18 (384×24 1.012, 448×20 1.019, 384×22
+// compiler's choice. Unrolled by 2, two blocks of 384×23 (CUB's tile for
+// pairs) took random pairs of uint32 keys and values in 1.014 ms at 2^25
+// keys against 1.016–1.022 for 512×18 (384×24 1.012, 448×20 1.019, 384×22
 // 1.028, 512×16 1.045, 448×18 1.051, 512×20 1.060; 512×18 unrolled by 3
-// 1.034), 3.867 at 2^27 against 3.915–3.917.
+// 1.034), 3.867 at 2^27 against 3.915–3.917; but sorted and reversed
+// pairs 0.976–0.977 against 0.922–0.926, so pairs keep 512×18.
 var radixShapes = []struct {
 	keyBytes, valueBytes, upTo int
 	shape                      RadixShape
@@ -257,7 +258,7 @@ var radixShapes = []struct {
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 4, upTo: 1 << 22, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, shape: RadixShape{Threads: 384, PerThread: 23, Bits: RadixBits, Window: 4, MinBlocks: 3}},
-	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 384, PerThread: 23, Bits: RadixBits, Window: 4, MinBlocks: 2, Unroll: 2}},
+	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2, Unroll: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
