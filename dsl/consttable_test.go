@@ -137,11 +137,7 @@ func TestConstTablePrinted(t *testing.T) {
 // random indices, and compares every element with the evaluator and with
 // Go's slice.
 func TestGPUConstTable(t *testing.T) {
-	gpu, err := runtime.Open(0)
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	defer gpu.Close()
+	gpu := openGPU(t)
 	cpu := runtime.CPU()
 	rng := proptest.Parameters(t, 1).Rng
 	indices := make([]uint32, 5000)

@@ -37,12 +37,7 @@ func TestNarrowTypesOnTheCPU(t *testing.T) { checkNarrowKernel(t, runtime.CPU())
 // TestGPUNarrowTypes runs narrowKernel on the GPU on random data and
 // compares with Go's arithmetic on the same types.
 func TestGPUNarrowTypes(t *testing.T) {
-	g, err := runtime.Open(0)
-	if err != nil {
-		t.Skip(err.Error())
-	}
-	defer g.Close()
-	checkNarrowKernel(t, g)
+	checkNarrowKernel(t, openGPU(t))
 }
 
 func checkNarrowKernel(t *testing.T, dev runtime.Device) {

@@ -49,12 +49,7 @@ func TestForAllUnrolledOnTheCPU(t *testing.T) { checkUnrolled(t, runtime.CPU()) 
 // TestGPUForAllUnrolled runs unrolledKernel's CUDA on the GPU, where the
 // unrolled loops are the compiler's.
 func TestGPUForAllUnrolled(t *testing.T) {
-	g, err := runtime.Open(0)
-	if err != nil {
-		t.Skip(err.Error())
-	}
-	defer g.Close()
-	checkUnrolled(t, g)
+	checkUnrolled(t, openGPU(t))
 }
 
 // checkUnrolled runs unrolledKernel unrolled by 0 to 5 on dev over random
