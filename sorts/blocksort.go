@@ -53,7 +53,7 @@ func (s *Sorter) blockCountShapeFor(n int, bins uint64) (kernels.BlockCountShape
 // out sorted, by counting them in one launch of one block
 // (kernels.BlockCountKernel).
 func (s *Sorter) blockCount(out, keys *runtime.Buffer[uint32], lo, bins uint32, shape kernels.BlockCountShape) error {
-	key := radixKernelKey{kind: "count", key: ir.Uint32, shape: kernels.RadixShape{Threads: shape.Threads, PerThread: shape.PerThread}}
+	key := radixKernelKey{kind: countKernel, key: ir.Uint32, shape: kernels.RadixShape{Threads: shape.Threads, PerThread: shape.PerThread}}
 	count, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.BlockCountKernel(shape) })
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func (s *Sorter) blockSort(out, keys *runtime.Buffer[uint32], begin, end int) (i
 // radixBlockRun runs a radix sort job in one launch of one block of the
 // given shape (kernels.RadixBlockKernel), which takes its keys.
 func radixBlockRun[K Key, V Value](s *Sorter, j radixJob[K, V], shape kernels.RadixShape) error {
-	key := radixKernelKey{kind: "block", key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape}
+	key := radixKernelKey{kind: blockKernel, key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape}
 	block, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixBlockKernel[K, V](shape, j.mode) })
 	if err != nil {
 		return err
@@ -85,7 +85,8 @@ func radixBlockRun[K Key, V Value](s *Sorter, j radixJob[K, V], shape kernels.Ra
 // the values in and out for Pairs, the positions out for Positions, then
 // the bits sorted.
 func (j radixJob[K, V]) oneLaunchArgs() []any {
-	args := []any{j.keys, j.outKeys}
+	args := make([]any, 0, 6) // one allocation, whatever the mode
+	args = append(args, j.keys, j.outKeys)
 	switch j.mode {
 	case kernels.Pairs:
 		args = append(args, j.values, j.outValues)

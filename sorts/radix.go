@@ -199,11 +199,26 @@ func (s *Sorter) shapeFor(keyBytes, valueBytes, n int) kernels.RadixShape {
 // radixKernelKey tells the radix sort's kernels apart: what the kernel
 // does, its key and value types, what its passes carry and its shape.
 type radixKernelKey struct {
-	kind       string
+	kind       kernelKind
 	key, value ir.Type
 	mode       kernels.RadixValues
 	shape      kernels.RadixShape
 }
+
+// kernelKind is what a kernel of radixKernelKey does: a number, so that
+// finding a loaded kernel, once a sort, hashes no text.
+type kernelKind uint8
+
+// The kernels of radixKernelKey.
+const (
+	countKernel        kernelKind = iota // kernels.BlockCountKernel
+	blockKernel                          // kernels.RadixBlockKernel
+	rankKernel                           // kernels.RankSortKernel
+	histogramKernel                      // kernels.RadixHistogramKernel
+	passKernel                           // kernels.RadixPassKernel
+	uniqueCountsKernel                   // kernels.UniqueCountsKernel
+	uniqueKernel                         // kernels.UniqueKernel
+)
 
 // radixKernel returns the kernel build makes, loading it on first use.
 func (s *Sorter) radixKernel(key radixKernelKey, build func() *dsl.Kernel) (runtime.Function, error) {
@@ -331,7 +346,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	case inPlace:
 		inPlaceWord = kernels.RadixSomeInPlace
 	}
-	histogram, err := s.radixKernel(radixKernelKey{kind: "histogram", key: runtime.TypeOf[K](), mode: j.mode, shape: shape}, func() *dsl.Kernel {
+	histogram, err := s.radixKernel(radixKernelKey{kind: histogramKernel, key: runtime.TypeOf[K](), mode: j.mode, shape: shape}, func() *dsl.Kernel {
 		return kernels.RadixHistogramKernel[K](shape, j.mode)
 	})
 	if err != nil {
@@ -342,7 +357,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		inPlaceWord); err != nil {
 		return err
 	}
-	key := radixKernelKey{kind: "pass", key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape}
+	key := radixKernelKey{kind: passKernel, key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape}
 	pass, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixPassKernel[K, V](shape, j.mode) })
 	if err != nil {
 		return err

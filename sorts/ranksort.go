@@ -41,7 +41,7 @@ func rankSortFor[K Key, V Value](s *Sorter, j radixJob[K, V], n int) (int, bool)
 // rankSortRun runs a radix sort job by ranking every key among all
 // (kernels.RankSortKernel) in one launch.
 func rankSortRun[K Key, V Value](s *Sorter, j radixJob[K, V], warps int) error {
-	key := radixKernelKey{kind: "rank", key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode,
+	key := radixKernelKey{kind: rankKernel, key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode,
 		shape: kernels.RadixShape{Threads: warps}}
 	rank, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RankSortKernel[K, V](warps, j.mode) })
 	if err != nil {

@@ -91,11 +91,11 @@ func uniqueRun[K Key](s *Sorter, out, sorted *runtime.Buffer[K]) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	countRuns, err := s.radixKernel(radixKernelKey{kind: "unique counts", key: runtime.TypeOf[K]()}, kernels.UniqueCountsKernel[K])
+	countRuns, err := s.radixKernel(radixKernelKey{kind: uniqueCountsKernel, key: runtime.TypeOf[K]()}, kernels.UniqueCountsKernel[K])
 	if err != nil {
 		return 0, err
 	}
-	write, err := s.radixKernel(radixKernelKey{kind: "unique", key: runtime.TypeOf[K]()}, kernels.UniqueKernel[K])
+	write, err := s.radixKernel(radixKernelKey{kind: uniqueKernel, key: runtime.TypeOf[K]()}, kernels.UniqueKernel[K])
 	if err != nil {
 		return 0, err
 	}
