@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -84,7 +85,7 @@ func gpuAggregate[K dsl.Integer, T dsl.Number](t *testing.T, gpu runtime.Device,
 // max, min, xor and two operators that are not commutative, and compares
 // them element by element, and with Go.
 func TestGPUWarpAggregate(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 7))
 	gpuAggregate(t, gpu, r, u32Ops, gpuKeyDistributions[uint32](r, 1))
 	gpuAggregate(t, gpu, r, i64Ops, gpuKeyDistributions[int64](r, 1<<32))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
@@ -17,7 +18,7 @@ import (
 // min, xor and two operators that are not commutative, and compares them
 // element by element, and with Go.
 func TestGPUWarpAggregateHot(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 0x407))
 	gpuHot(t, gpu, r, u32Ops, hotDraws[uint32](1e8/16))
 	gpuHot(t, gpu, r, i64Ops, hotDraws[int64](1<<40))

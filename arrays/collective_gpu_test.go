@@ -7,19 +7,9 @@ import (
 	"time"
 
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
-
-// openGPU returns GPU 0, or skips the test saying why there is none.
-func openGPU(t *testing.T) *runtime.GPU {
-	t.Helper()
-	g, err := runtime.Open(0)
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	t.Cleanup(func() { g.Close() })
-	return g
-}
 
 // freshSeed returns a seed from the clock, logged.
 func freshSeed(t *testing.T) uint64 {
@@ -88,7 +78,7 @@ func gpuCollectives[T dsl.Number](t *testing.T, gpu runtime.Device, ops []operat
 // commutative, 64-bit integers and floats, and compares them element by
 // element.
 func TestGPUCollectives(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	seed := freshSeed(t)
 	gpuCollectives(t, gpu, u32Ops, seed)
 	gpuCollectives(t, gpu, i64Ops, seed)
@@ -99,7 +89,7 @@ func TestGPUCollectives(t *testing.T) {
 // many blocks as the input needs (up to 2^18 elements), and in place in
 // shared memory, on the GPU with the evaluator and with Go.
 func TestGPUBlockScanOfTiles(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 3))
 	for _, o := range u32Ops {
 		for _, n := range []int{1, 4095, 1 << 18, 1 + r.IntN(1<<18)} {
@@ -122,7 +112,7 @@ func TestGPUBlockScanOfTiles(t *testing.T) {
 // TestGPUSearch compares LowerBound and UpperBound on the GPU with
 // sort.Search, on sorted arrays of up to 2^20 values.
 func TestGPUSearch(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 4))
 	for _, n := range []int{0, 1, 1000, 1 << 20} {
 		span := 1 + r.Uint32N(1<<31)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
@@ -157,7 +158,7 @@ func TestMultisplitCountedEqualsCountingSort(t *testing.T) {
 // multisplits of held keys (by votes and by counters) and Held.Uniform on
 // the GPU with the evaluator and with Go, on fresh random keys.
 func TestGPUHeld(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 13))
 	for _, c := range []struct{ threads, per int }{{32, 1}, {128, 7}, {512, 18}, {1024, 4}} {
 		n := 1 + r.IntN(4*c.threads*c.per)

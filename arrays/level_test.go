@@ -12,6 +12,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -135,7 +136,7 @@ func TestComputeAtEveryLevel(t *testing.T) {
 // TestGPUComputeAtEveryLevel runs levelKernel on the GPU and in the
 // evaluator on fresh random data and compares them, and with Go.
 func TestGPUComputeAtEveryLevel(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 3))
 	for _, n := range []int{1, 2, 31, 32, 33, 64, 100, 128} {
 		for _, o := range []operator[uint32]{u32Ops[0], u32Ops[1]} {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -327,7 +328,7 @@ func runLookBack(dev runtime.Device, fn runtime.Function, aggs []uint32, words [
 // NextTile and from BlockTile (a block per tile, and 100 blocks), under
 // Add and affine (not commutative).
 func TestGPULookBackLaw(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 3))
 	for _, mode := range []lookBackMode{plain, seeded, split} {
 		for _, c := range []lookBackCase{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
@@ -119,7 +120,7 @@ func checkTiledMultisplit(dev runtime.Device, threads, bits, tile int, source ti
 // threads, tiles of up to 16 keys per thread, in as many blocks as the
 // keys need.
 func TestGPUMultisplit(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 5))
 	for bits := 1; bits <= arrays.MaxDigitBits; bits++ {
 		threads := 32 << r.IntN(6)
@@ -147,7 +148,7 @@ func TestGPUMultisplit(t *testing.T) {
 // (Ranks, ScatterByRank, Counts, Offsets) on the GPU with the counting
 // sort, for the widest digits in the largest block.
 func TestGPUMultisplitOneBlock(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 6))
 	for _, dist := range distributions {
 		n := 1 + r.IntN(1<<14)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -114,7 +115,7 @@ func TestOneThreadLaw(t *testing.T) {
 
 // TestGPUOneThreadLaw checks OneThread's law on the GPU.
 func TestGPUOneThreadLaw(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	seed := freshSeed(t)
 	for _, c := range []struct{ tiles, blocks int }{{1, 0}, {5000, 0}, {5000, 7}, {5000, 264}} {
 		if d := checkOneThread(gpu, c.tiles, c.blocks, seed); d != "" {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // element, on fresh random matrices of shapes that tiles divide and shapes
 // they do not, for several tile sizes and block sizes.
 func TestGPUTiledTranspose(t *testing.T) {
-	gpu, cpu := openGPU(t), runtime.CPU()
+	gpu, cpu := gputest.Open(t), runtime.CPU()
 	seed := freshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 5))
 	shapes := [][2]int{{1, 1}, {32, 32}, {33, 65}, {1000, 3}, {3, 1000}, {512, 256}}
@@ -51,7 +52,7 @@ func TestGPUTiledTranspose(t *testing.T) {
 // sorting network of ComputePairs steps, on the GPU with the evaluator and
 // with Go, element by element, on fresh random keys and values.
 func TestGPUPairs(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	seed := freshSeed(t)
 	r := rand.New(rand.NewPCG(seed, 6))
 	cpu := runtime.CPU()

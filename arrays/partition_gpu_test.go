@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 )
 
 // TestGPUPartition compares Partition, PartitionRanks and PartitionCount
@@ -13,7 +14,7 @@ import (
 // sequential stable partition, on fresh random tagged values of densities
 // from none to all, in blocks of 32 to 1024 threads.
 func TestGPUPartition(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 7))
 	sizes := [2]int{32 << r.IntN(6), 32 << r.IntN(6)}
 	for i, n := range gpuLengths(r) {

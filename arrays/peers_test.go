@@ -7,6 +7,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -105,5 +106,5 @@ func TestWarpPeersAgreeBallot(t *testing.T) {
 // TestGPUWarpPeersAgreeBallot checks the same on the GPU (Agree is inline
 // PTX there, and a Ballot of x != 0 passes x itself to the vote).
 func TestGPUWarpPeersAgreeBallot(t *testing.T) {
-	checkPeers(t, openGPU(t), rand.New(rand.NewPCG(freshSeed(t), 2)))
+	checkPeers(t, gputest.Open(t), rand.New(rand.NewPCG(freshSeed(t), 2)))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -70,7 +71,7 @@ func reducePairsKernel() *dsl.Kernel {
 // TestGPUReducePairs sums chunks of fresh random keys with ReducePairs on
 // the GPU and compares every sum with the evaluator's and with Go's.
 func TestGPUReducePairs(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 11))
 	in := make([]uint32, 512*300+77)
 	for i := range in {

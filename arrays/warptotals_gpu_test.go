@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -13,7 +14,7 @@ import (
 // of the laws, in blocks of 32, 256 and 1024 threads, on fresh random
 // data, and compares it with Go's sequential scans and with the evaluator.
 func TestWarpTotalsGPU(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	r := rand.New(rand.NewPCG(freshSeed(t), 1))
 	for _, o := range u32Ops {
 		for _, threads := range []int{32, 256, 1024} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -137,7 +138,7 @@ func TestConstTablePrinted(t *testing.T) {
 // random indices, and compares every element with the evaluator and with
 // Go's slice.
 func TestGPUConstTable(t *testing.T) {
-	gpu := openGPU(t)
+	gpu := gputest.Open(t)
 	cpu := runtime.CPU()
 	rng := proptest.Parameters(t, 1).Rng
 	indices := make([]uint32, 5000)

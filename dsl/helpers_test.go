@@ -6,20 +6,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/dsl"
-	"github.com/obsidian-go/obsidian/runtime"
 )
-
-// openGPU opens GPU 0, closed when the test ends, and skips the test, saying
-// why, where there is none.
-func openGPU(t *testing.T) *runtime.GPU {
-	t.Helper()
-	g, err := runtime.Open(0)
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	t.Cleanup(func() { g.Close() })
-	return g
-}
 
 // markerLineIn returns the line of file that carries "// bad: <name>".
 func markerLineIn(t *testing.T, file, name string) int {

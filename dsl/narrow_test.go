@@ -7,6 +7,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/half"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -37,7 +38,7 @@ func TestNarrowTypesOnTheCPU(t *testing.T) { checkNarrowKernel(t, runtime.CPU())
 // TestGPUNarrowTypes runs narrowKernel on the GPU on random data and
 // compares with Go's arithmetic on the same types.
 func TestGPUNarrowTypes(t *testing.T) {
-	checkNarrowKernel(t, openGPU(t))
+	checkNarrowKernel(t, gputest.Open(t))
 }
 
 func checkNarrowKernel(t *testing.T, dev runtime.Device) {

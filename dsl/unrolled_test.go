@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -49,7 +50,7 @@ func TestForAllUnrolledOnTheCPU(t *testing.T) { checkUnrolled(t, runtime.CPU()) 
 // TestGPUForAllUnrolled runs unrolledKernel's CUDA on the GPU, where the
 // unrolled loops are the compiler's.
 func TestGPUForAllUnrolled(t *testing.T) {
-	checkUnrolled(t, openGPU(t))
+	checkUnrolled(t, gputest.Open(t))
 }
 
 // checkUnrolled runs unrolledKernel unrolled by 0 to 5 on dev over random

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/scan"
 )
@@ -28,7 +29,7 @@ func TestTilesByBlockAnyGrid(t *testing.T) {
 // the shapes of New's small and large scans, over 300 tiles of fresh
 // random data.
 func TestGPUTilesByBlockAnyGrid(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	for _, n := range []uint32{0, scan.MaxLen} {
 		shape := arrays.DeviceScanShapeFor(n)
 		shape.Vector = true

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/scan"
@@ -29,7 +30,7 @@ var gpuEpochShapes = []arrays.DeviceScanShape{
 // blocks of a launch run at once, so a status word or tile counter left
 // stale by one Run would be read by the next.
 func TestGPURunsInARowAreTheSequentialScan(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	seed := proptest.Seed(t)
 	o := operators[3] // compose: not commutative
 	lengths := []int{1<<22 + 5, 1 << 20, 3<<20 + 1, 4097, 1<<22 + 5, 1<<21 - 3, 1 << 24, 77, 1 << 22, 1<<24 - 1}

@@ -4,21 +4,11 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/scan"
 )
-
-// openGPU returns GPU 0, or skips the test saying why there is none.
-func openGPU(t *testing.T) *runtime.GPU {
-	t.Helper()
-	g, err := runtime.Open(0)
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	t.Cleanup(func() { g.Close() })
-	return g
-}
 
 // TestGPUScanMatchesGo scans fresh random data on the GPU, with every
 // operator and kind, for small lengths, 2^24-1 and 2^25+7 elements (New's
@@ -26,7 +16,7 @@ func openGPU(t *testing.T) *runtime.GPU {
 // every element with the scan in Go. The large scans run several times on
 // one Scan, so that a stale status word of an earlier run would show.
 func TestGPUScanMatchesGo(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	seed := proptest.Seed(t)
 	tile := arrays.DeviceScanTile
 	// New's shape changes at 2^24 elements (arrays.DeviceScanShapeFor).
@@ -77,7 +67,7 @@ func TestGPUScanMatchesGo(t *testing.T) {
 // TestGPUExclusiveSumInPlace runs ExclusiveSum on the GPU with out = in
 // for 2^25+7 random words.
 func TestGPUExclusiveSumInPlace(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	seed := proptest.Seed(t)
 	xs := randomWords(1<<25+7, seed, operators[0])
 	buf, err := runtime.FromSlice(g, xs)

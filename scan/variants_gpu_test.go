@@ -11,6 +11,7 @@ import (
 
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
@@ -101,7 +102,7 @@ func TestGPUScanVariants(t *testing.T) {
 	if !*scanVariants {
 		t.Skip("times the scan's block shapes only with -scanvariants")
 	}
-	g := openGPU(t)
+	g := gputest.Open(t)
 	const n = 1 << 25
 	seed := proptest.Seed(t)
 	xs := randomWords(n, seed, operators[0])
@@ -274,7 +275,7 @@ func TestGPUScanShapesBySize(t *testing.T) {
 	if !*scanVariants {
 		t.Skip("times the scan's block shapes only with -scanvariants")
 	}
-	g := openGPU(t)
+	g := gputest.Open(t)
 	seed := proptest.Seed(t)
 	timer := newEventTimer(t, g)
 	scans := make([]*scan.Scan[uint32], len(sizeShapes))

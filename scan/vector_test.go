@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/arrays"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/scan"
 )
@@ -60,6 +61,6 @@ func TestVectorScanOfUnalignedViews(t *testing.T) {
 // TestGPUVectorScanOfUnalignedViews is TestVectorScanOfUnalignedViews on
 // the GPU, in the shape the variants time, over 2^20+3 elements.
 func TestGPUVectorScanOfUnalignedViews(t *testing.T) {
-	checkVectorViews(t, openGPU(t), arrays.DeviceScanShape{Threads: 256, PerThread: 16, FullTiles: true, Vector: true},
+	checkVectorViews(t, gputest.Open(t), arrays.DeviceScanShape{Threads: 256, PerThread: 16, FullTiles: true, Vector: true},
 		1<<20+3)
 }

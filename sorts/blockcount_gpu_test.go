@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
@@ -13,7 +14,7 @@ import (
 // slices.Sort on fresh random keys (checkBlockCount, 300 cases) and its
 // keys outside the range (checkBlockCountStray).
 func TestGPUBlockCount(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	checkBlockCount(t, g, 300)
 	checkBlockCountStray(t, g)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
@@ -25,7 +26,7 @@ import (
 // that their kernels compile at once), each check drawing its keys from a
 // generator of its own, seeded from the test's seed.
 func TestGPUBlockSort(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 0xb50))

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/sorts"
 )
 
@@ -14,7 +15,7 @@ import (
 // and 2^24 values (the windowed histogram), and compares the histogram,
 // counting sort and occurrence sort with Go.
 func TestGPUHotKeys(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	s, err := sorts.New(g)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
 )
@@ -43,7 +44,7 @@ func fewIn(r *rand.Rand, n, distinct int, lo, span uint32) []uint32 {
 // a range twice their number; 0-compressed: 100 distinct values of a range
 // of 2^24) and compares with slices.Sort element by element.
 func TestGPUHPSorts(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	s, err := sorts.New(g)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func TestGPUHPSorts(t *testing.T) {
 // values) and checks that the keys are those of slices.Sort, element by
 // element, and that the pairs are the input's.
 func TestGPUCountSortPairs(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	s, err := sorts.New(g)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +115,7 @@ func TestGPUCountSortPairs(t *testing.T) {
 // which take fewer passes) and compares with slices.Sort element by
 // element.
 func TestGPUNotesRadixSort(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	s, err := sorts.New(g)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
@@ -325,7 +326,7 @@ func TestRadixKeyTypes(t *testing.T) {
 // key types at once, each with a Sorter of its own (so that their kernels
 // compile at once).
 func TestGPURadixKeyTypes(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	lengths := []int{1, 2000, 4097, 1<<20 + 3}
 	seed := proptest.Seed(t)
 	check := func(types *testing.T, name string, checkType func(t *testing.T, s *sorts.Sorter)) {
@@ -354,7 +355,7 @@ func TestGPURadixKeyTypes(t *testing.T) {
 // slices.Sort; then Sort of the first 2^20 of them (or all, if fewer),
 // which span every uint32.
 func TestGPURadixUint32(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	n := 1<<24 + 5
 	if testing.Short() {
 		n = 1<<20 + 5
@@ -483,7 +484,7 @@ func TestRadixTilesOfOneDigit(t *testing.T) {
 // fresh random keys: 2^20+7 and 3·2^18 keys of every key type in runs of
 // 2^12 to 2^15 equal keys, longer than the tiles of 4096 keys.
 func TestGPURadixTilesOfOneDigit(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	s, err := sorts.New(g)
 	if err != nil {
 		t.Fatal(err)

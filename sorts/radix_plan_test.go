@@ -11,6 +11,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
@@ -32,7 +33,7 @@ func TestRadixPlanSkipsOneDigitPasses(t *testing.T) {
 // compared with Go's stable sort; with -short (the memory checkers' run),
 // 6 cases of up to 2^15 keys.
 func TestGPURadixPlanSkipsOneDigitPasses(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	tests, maxKeys := 24, 1<<18
 	if testing.Short() {
 		tests, maxKeys = 6, 1<<15

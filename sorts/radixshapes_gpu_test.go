@@ -12,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
@@ -504,7 +505,7 @@ func forTiming(t *testing.T, what string, stream uint64) (*runtime.GPU, *rand.Ra
 	if !*radixShapes {
 		t.Skipf("times %s only with -radixshapes", what)
 	}
-	g := openGPU(t)
+	g := gputest.Open(t)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	s, err := sorts.New(g)

@@ -11,39 +11,29 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
 	"github.com/obsidian-go/obsidian/sorts/kernels"
 )
 
-// openGPU returns GPU 0, or skips the test saying why there is none.
-func openGPU(t *testing.T) *runtime.GPU {
-	t.Helper()
-	g, err := runtime.Open(0)
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	t.Cleanup(func() { g.Close() })
-	return g
-}
-
 // TestGPUSortsMatchCPU runs every Sorter function on the GPU and on the CPU
 // evaluator on the same fresh random data and compares them element by
 // element.
 func TestGPUSortsMatchCPU(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	checkAll(t, g, 25, 100000)
 }
 
 func TestGPUKeyOutOfRange(t *testing.T) {
-	checkOutOfRange(t, openGPU(t), 1<<20)
+	checkOutOfRange(t, gputest.Open(t), 1<<20)
 }
 
 // TestGPULarge sorts 2^25+3 keys (or $OBSIDIAN_SORT_N) of the ranges 2^4,
 // 2^16 and 2^24 on the GPU and checks against slices.Sort.
 func TestGPULarge(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	n := 1<<25 + 3
 	if testing.Short() {
 		n = 1<<20 + 3 // under a memory checker, as many tiles and blocks, fewer rounds
@@ -113,7 +103,7 @@ func firstDiff(a, b []uint32) int {
 // keys of 4 bytes, the block sort and the radix sort's passes ranking by
 // per-thread counters.
 func TestGPUSanitizerWorkload(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	s, err := sorts.New(g)
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +172,7 @@ func TestGPUSort2p30(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: 2^30 keys take minutes under a memory checker; run without -short")
 	}
-	g := openGPU(t)
+	g := gputest.Open(t)
 	const n = 1 << 30
 	const deviceBytes = 17 << 30 // keys, output, histogram and positions, and the rest
 	free, _, err := g.MemInfo()
@@ -290,7 +280,7 @@ func hostMemAvailable() (uint64, bool) {
 // reconstruct span millions of values of no key, and logs the time of a
 // counting sort of them on device buffers (the median of 7 calls).
 func TestGPUCountingSortWideGaps(t *testing.T) {
-	g := openGPU(t)
+	g := gputest.Open(t)
 	s, err := sorts.New(g)
 	if err != nil {
 		t.Fatal(err)

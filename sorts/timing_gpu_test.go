@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
 )
@@ -125,7 +126,7 @@ func newTimingRun(t *testing.T) *timingRun {
 	if os.Getenv(timingVar) == "" {
 		t.Skipf("set %s=1 to time the sorts", timingVar)
 	}
-	g := openGPU(t)
+	g := gputest.Open(t)
 	tr := &timingRun{tm: newTimer(t, g), r: rand.New(rand.NewPCG(1, 2))}
 	var err error
 	if tr.s, err = sorts.New(g); err != nil {

@@ -1,0 +1,3 @@
+// Package gputest opens the GPU for the tests that need one, and skips
+// them, saying why, on a machine without one.
+package gputest
