@@ -143,7 +143,7 @@ func (g *GPU) MemInfo() (free, total uint64, err error) {
 
 // Synchronize waits for all work on the GPU to finish.
 func (g *GPU) Synchronize() error {
-	return g.with(func() error { return g.drv.ctxSynchronize.call().err("synchronizing the GPU") })
+	return g.with(func() error { return g.drv.ctxSynchronize.callValues().err("synchronizing the GPU") })
 }
 
 // Close waits for the GPU's work, unloads its kernels and releases its
@@ -189,7 +189,7 @@ func (g *GPU) with(f func() error) error {
 	}
 	goruntime.LockOSThread()
 	defer goruntime.UnlockOSThread()
-	if err := g.drv.ctxSetCurrent.call(g.ctx).err("making the GPU's context current"); err != nil {
+	if err := g.drv.ctxSetCurrent.callValues(g.ctx).err("making the GPU's context current"); err != nil {
 		return err
 	}
 	return f()

@@ -81,7 +81,7 @@ func (g *GPU) launch(f *gpuFunction, bound []boundArg, blocks int, stream uintpt
 	}
 	mem.slots, mem.params = slots, params // kept, grown, for the next launch
 	return g.with(func() error {
-		r := g.drv.launchKernel.call(f.fn, uintptr(blocks), 1, 1, uintptr(f.threads), 1, 1, uintptr(f.shared),
+		r := g.drv.launchKernel.callValues(f.fn, uintptr(blocks), 1, 1, uintptr(f.threads), 1, 1, uintptr(f.shared),
 			stream, uintptr(unsafe.Pointer(unsafe.SliceData(params))), 0)
 		if r.code == 0 {
 			return nil

@@ -71,12 +71,12 @@ func (s *gpuStorage) fill(off, size int, elem []byte) error {
 	switch {
 	case len(elem) == 1:
 		return s.gpu.with(func() error {
-			return drv.memsetD8.call(dst, uintptr(elem[0]), uintptr(size)).errf("filling %d bytes on the GPU", size)
+			return drv.memsetD8.callValues(dst, uintptr(elem[0]), uintptr(size)).errf("filling %d bytes on the GPU", size)
 		})
 	case len(elem) == 4 || [4]byte(elem[:4]) == [4]byte(elem[4:]):
 		word := binary.LittleEndian.Uint32(elem)
 		return s.gpu.with(func() error {
-			return drv.memsetD32.call(dst, uintptr(word), uintptr(size/4)).errf("filling %d bytes on the GPU", size)
+			return drv.memsetD32.callValues(dst, uintptr(word), uintptr(size/4)).errf("filling %d bytes on the GPU", size)
 		})
 	}
 	block := make([]byte, min(size, 1<<20))

@@ -40,7 +40,7 @@ func (s *gpuStream) Synchronize() error {
 	if s.closed.Load() {
 		return errStreamClosed
 	}
-	return s.gpu.with(func() error { return s.gpu.drv.streamSynchronize.call(s.handle).err("synchronizing a stream") })
+	return s.gpu.with(func() error { return s.gpu.drv.streamSynchronize.callValues(s.handle).err("synchronizing a stream") })
 }
 
 // Close implements Stream. Closing twice is an error and destroys nothing.
@@ -86,7 +86,7 @@ func (e *gpuEvent) Record(s Stream) error {
 		}
 		stream = gs.handle
 	}
-	return e.gpu.with(func() error { return e.gpu.drv.eventRecord.call(e.handle, stream).err("recording an event") })
+	return e.gpu.with(func() error { return e.gpu.drv.eventRecord.callValues(e.handle, stream).err("recording an event") })
 }
 
 // Synchronize implements Event.
@@ -94,7 +94,7 @@ func (e *gpuEvent) Synchronize() error {
 	if e.closed.Load() {
 		return errEventClosed
 	}
-	return e.gpu.with(func() error { return e.gpu.drv.eventSynchronize.call(e.handle).err("waiting for an event") })
+	return e.gpu.with(func() error { return e.gpu.drv.eventSynchronize.callValues(e.handle).err("waiting for an event") })
 }
 
 // Since implements Event.

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -104,6 +105,31 @@ func (f *libFunc) call(args ...uintptr) result {
 	r, _, _ := purego.SyscallN(f.addr, args...)
 	return result{fn: f, code: int32(r), raw: r}
 }
+
+// callValues calls the function with arguments that are values (handles,
+// sizes, device addresses) or addresses of memory the caller keeps alive
+// and in place for the call, such as a launch's pooled parameters; unlike
+// call it allocates nothing, so that a launch and the events around it
+// leave no garbage. A Go pointer made in the call expression is not kept
+// alive here: such calls go through call.
+func (f *libFunc) callValues(args ...uintptr) result {
+	if len(args) > maxValueArgs {
+		panic(fmt.Sprintf("runtime: %s called with %d arguments, more than callValues passes", f.name, len(args)))
+	}
+	buf := valueArgsPool.Get().(*[maxValueArgs]uintptr)
+	n := copy(buf[:], args)
+	r, _, _ := purego.SyscallN(f.addr, buf[:n]...)
+	valueArgsPool.Put(buf)
+	return result{fn: f, code: int32(r), raw: r}
+}
+
+// maxValueArgs is the most arguments callValues passes: cuLaunchKernel's
+// eleven are the most of any function called through it.
+const maxValueArgs = 11
+
+// valueArgsPool holds callValues' argument lists, so that the list handed
+// to purego (whose arguments escape) is not allocated a call.
+var valueArgsPool = sync.Pool{New: func() any { return new([maxValueArgs]uintptr) }}
 
 // err returns nil for success, else an *Error saying what was being done.
 func (r result) err(op string) error {

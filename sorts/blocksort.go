@@ -77,15 +77,16 @@ func radixBlockRun[K Key, V Value](s *Sorter, j radixJob[K, V], shape kernels.Ra
 	if err != nil {
 		return err
 	}
-	return s.launch(block, j.oneLaunchArgs()...)
+	var args [6]any
+	return s.launch(block, j.oneLaunchArgs(args[:0])...)
 }
 
-// oneLaunchArgs returns the arguments of the sorts of a job in one launch
-// (kernels.RadixBlockKernel, kernels.RankSortKernel): the keys in and out,
-// the values in and out for Pairs, the positions out for Positions, then
-// the bits sorted.
-func (j radixJob[K, V]) oneLaunchArgs() []any {
-	args := make([]any, 0, 6) // one allocation, whatever the mode
+// oneLaunchArgs appends to args the arguments of the sorts of a job in
+// one launch (kernels.RadixBlockKernel, kernels.RankSortKernel): the keys
+// in and out, the values in and out for Pairs, the positions out for
+// Positions, then the bits sorted. Given a list on the caller's stack
+// with room for six, it allocates nothing.
+func (j radixJob[K, V]) oneLaunchArgs(args []any) []any {
 	args = append(args, j.keys, j.outKeys)
 	switch j.mode {
 	case kernels.Pairs:

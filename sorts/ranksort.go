@@ -47,5 +47,6 @@ func rankSortRun[K Key, V Value](s *Sorter, j radixJob[K, V], warps int) error {
 	if err != nil {
 		return err
 	}
-	return s.launch(rank, j.oneLaunchArgs()...)
+	var args [6]any
+	return s.launch(rank, j.oneLaunchArgs(args[:0])...)
 }

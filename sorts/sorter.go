@@ -77,6 +77,8 @@ type Sorter struct {
 	// enqueued holds the range checks EnqueueCountingSort left on the
 	// device for Wait.
 	enqueued enqueuedChecks
+	// launchArgs is launch's list of arguments, kept between launches.
+	launchArgs []any
 }
 
 // propertiesOf returns what dev says of itself (runtime.Properties), or
@@ -216,7 +218,12 @@ func (s *Sorter) locked(call func() (int, error)) (int, error) {
 // for (the CPU evaluator's state for a kernel's shared memory, which the
 // up-front check does not count) fails with ErrTooLarge as well.
 func (s *Sorter) launch(f runtime.Function, args ...any) error {
-	err := s.dev.Launch(f, runtime.LaunchConfig{}, args...)
+	// The arguments go to the device through a list the Sorter keeps, so
+	// that args, which the device's Launch would take as escaping, stays
+	// on the caller's stack: a launch allocates nothing.
+	s.launchArgs = append(s.launchArgs[:0], args...)
+	err := s.dev.Launch(f, runtime.LaunchConfig{}, s.launchArgs...)
+	clear(s.launchArgs) // holding no buffer alive
 	if errors.Is(err, runtime.ErrOutOfMemory) {
 		return fmt.Errorf("sorts: %w: %w", ErrTooLarge, err)
 	}
