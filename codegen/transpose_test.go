@@ -12,6 +12,7 @@ import (
 	"github.com/obsidian-go/obsidian/codegen"
 	"github.com/obsidian-go/obsidian/dsl"
 	"github.com/obsidian-go/obsidian/internal/eval"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/internal/proptest"
 	"github.com/obsidian-go/obsidian/ir"
 	"github.com/obsidian-go/obsidian/runtime"
@@ -209,10 +210,6 @@ func TestTransposeOnTheCPUDevice(t *testing.T) { transposeOn(t, runtime.CPU()) }
 // TestGPUTranspose runs the printed transpose, with its divisions in
 // locals, on GPU 0.
 func TestGPUTranspose(t *testing.T) {
-	g, err := runtime.Open(0)
-	if err != nil {
-		t.Skip(err)
-	}
-	defer g.Close()
+	g := gputest.Open(t)
 	transposeOn(t, g)
 }

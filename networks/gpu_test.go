@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/networks"
 	"github.com/obsidian-go/obsidian/runtime"
 )
@@ -13,11 +14,7 @@ import (
 // compares the result element by element with Go's sort of every batch
 // and with the CPU evaluator.
 func TestGPUNetworks(t *testing.T) {
-	gpu, err := runtime.Open(0)
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	defer gpu.Close()
+	gpu := gputest.Open(t)
 	cpu := runtime.CPU()
 	for _, alg := range networks.Algorithms() {
 		for i, batch := range []int{1, 2, 31, 64, 333, 512, 1000, networks.MaxBatch} {

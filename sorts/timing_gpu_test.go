@@ -335,11 +335,7 @@ type sortKeysCase struct{ n, bits int }
 // when synchronize is set, after one untimed sort (which compiles the
 // kernels), and checks the last result against slices.Sort.
 func benchSortKeys(b *testing.B, synchronize bool, cases []sortKeysCase) {
-	g, err := runtime.Open(0)
-	if err != nil {
-		b.Skipf("no GPU: %v", err)
-	}
-	defer g.Close()
+	g := gputest.Open(b)
 	s, err := sorts.New(g)
 	if err != nil {
 		b.Fatal(err)

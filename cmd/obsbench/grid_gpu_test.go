@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/obsidian-go/obsidian/runtime"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 )
 
 // TestGPUGridIsChecked measures every method of ours on every distribution
@@ -13,11 +13,7 @@ import (
 // (fresh splitmix64 keys), so a pass means every cell of the grid sorts
 // right; and the rows are those the method table promises.
 func TestGPUGridIsChecked(t *testing.T) {
-	g, err := runtime.Open(0)
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	defer g.Close()
+	g := gputest.Open(t)
 	var progress bytes.Buffer
 	b, err := newBench(g, minRuns, 11, &progress)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/obsidian-go/obsidian/internal/catalog"
+	"github.com/obsidian-go/obsidian/internal/gputest"
 	"github.com/obsidian-go/obsidian/runtime"
 )
 
@@ -293,10 +294,6 @@ func TestKernelsMatchGoOnCPU(t *testing.T) {
 }
 
 func TestGPUKernelsMatchCPU(t *testing.T) {
-	g, err := runtime.Open(0)
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	defer g.Close()
+	g := gputest.Open(t)
 	checkKernels(t, g, runtime.CPU())
 }
