@@ -218,9 +218,9 @@ func (s *Sorter) locked(call func() (int, error)) (int, error) {
 // for (the CPU evaluator's state for a kernel's shared memory, which the
 // up-front check does not count) fails with ErrTooLarge as well.
 func (s *Sorter) launch(f runtime.Function, args ...any) error {
-	// The arguments go to the device through a list the Sorter keeps, so
-	// that args, which the device's Launch would take as escaping, stays
-	// on the caller's stack: a launch allocates nothing.
+	// The arguments go to the device through a list the Sorter keeps
+	// (every launch runs under s.mu), so that args, which the device's
+	// Launch would take as escaping, stays on the caller's stack.
 	s.launchArgs = append(s.launchArgs[:0], args...)
 	err := s.dev.Launch(f, runtime.LaunchConfig{}, s.launchArgs...)
 	clear(s.launchArgs) // holding no buffer alive
