@@ -30,7 +30,7 @@ var ErrMisaligned = errors.New("misaligned buffer")
 // checkAlign returns nil when address, the address of the data passed for
 // p (a device address, or a byte offset into a buffer aligned to more than
 // p.Align), is a multiple of p.Align, or the error saying it is not.
-func (p Param) checkAlign(what string, address uint64) error {
+func (p *Param) checkAlign(what string, address uint64) error {
 	if p.Align <= 1 || address%uint64(p.Align) == 0 {
 		return nil
 	}
@@ -98,7 +98,7 @@ type boundArg struct {
 	mem    *Mem
 	off, n int // elements
 	value  ir.Value
-	param  Param
+	param  *Param // in the kernel's Signature
 }
 
 // bufferArg is implemented by every *Buffer[T]; it lets untyped code reach
@@ -117,49 +117,55 @@ func (s Signature) bind(kernel string, d Device, args []any, into []boundArg) ([
 		return nil, fmt.Errorf("kernel %s%s takes %d arguments, got %d", kernel, s, len(s), len(args))
 	}
 	bound := into[:0]
-	for i, p := range s {
-		b, err := p.bind(d, args[i])
-		if err != nil {
-			return nil, fmt.Errorf("kernel %s: argument %d (%s): %w", kernel, i, p, err)
+	if cap(bound) < len(s) {
+		bound = make([]boundArg, 0, len(s))
+	}
+	bound = bound[:len(s)]
+	for i := range s {
+		if err := s[i].bind(d, args[i], &bound[i]); err != nil {
+			return nil, fmt.Errorf("kernel %s: argument %d (%s): %w", kernel, i, s[i], err)
 		}
-		bound = append(bound, b)
 	}
 	return bound, nil
 }
 
-func (p Param) bind(d Device, arg any) (boundArg, error) {
+// bind checks arg against p and sets *b to it, bound. The argument is
+// written in place, a launch's memory being on its goroutine's stack.
+func (p *Param) bind(d Device, arg any, b *boundArg) error {
 	if buf, ok := arg.(bufferArg); ok {
 		if !p.Array {
-			return boundArg{}, fmt.Errorf("want a scalar of %s, got a buffer of %s", p.Type, buf.elemName())
+			return fmt.Errorf("want a scalar of %s, got a buffer of %s", p.Type, buf.elemName())
 		}
 		m, off, n, err := buf.memRange()
 		if err != nil {
-			return boundArg{}, err
+			return err
 		}
 		if m.elem != p.Type {
-			return boundArg{}, fmt.Errorf("want a buffer of %s, got a buffer of %s", p.Type, m.elem)
+			return fmt.Errorf("want a buffer of %s, got a buffer of %s", p.Type, m.elem)
 		}
 		if m.device != d {
-			return boundArg{}, fmt.Errorf("the buffer is on %s, the launch on %s", m.device.Name(), d.Name())
+			return fmt.Errorf("the buffer is on %s, the launch on %s", m.device.Name(), d.Name())
 		}
 		if uint64(n) > 1<<32-1 {
-			return boundArg{}, fmt.Errorf("%d elements: a kernel takes at most 2^32-1", n)
+			return fmt.Errorf("%d elements: a kernel takes at most 2^32-1", n)
 		}
 		// The GPU allocates at 256-byte boundaries, so the offset decides
 		// (the GPU's launch checks the address itself too).
 		if err := p.checkAlign("data's byte offset", uint64(off)*uint64(m.elem.Size())); err != nil {
-			return boundArg{}, err
+			return err
 		}
-		return boundArg{mem: m, off: off, n: n, param: p}, nil
+		*b = boundArg{mem: m, off: off, n: n, param: p}
+		return nil
 	}
 	v, ok := scalarValue(arg)
 	switch {
 	case p.Array:
-		return boundArg{}, fmt.Errorf("want a buffer of %s, got %T", p.Type, arg)
+		return fmt.Errorf("want a buffer of %s, got %T", p.Type, arg)
 	case !ok:
-		return boundArg{}, fmt.Errorf("want a scalar of %s, got %T", p.Type, arg)
+		return fmt.Errorf("want a scalar of %s, got %T", p.Type, arg)
 	case v.T != p.Type:
-		return boundArg{}, fmt.Errorf("want a scalar of %s, got %s", p.Type, v.T)
+		return fmt.Errorf("want a scalar of %s, got %s", p.Type, v.T)
 	}
-	return boundArg{value: v}, nil
+	*b = boundArg{value: v, param: p}
+	return nil
 }
