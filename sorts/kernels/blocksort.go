@@ -65,7 +65,8 @@ var radixBlockShapes = []struct {
 // (RadixPassKernel) sort them faster. Its digits are BlockDigitBits(bits)
 // wide.
 func RadixBlockShapeFor(keyBytes, valueBytes, n, bits int) (RadixShape, bool) {
-	for _, r := range radixBlockShapes {
+	for i := range radixBlockShapes {
+		r := &radixBlockShapes[i] // not copied: a sort's host work looks this up at every call
 		if r.keyBytes == keyBytes && valueBytes <= r.valueBytes && n <= r.shape.Tile() {
 			shape := r.shape
 			shape.Bits = BlockDigitBits(bits)
