@@ -152,6 +152,9 @@ func TestBadInputCatalogue(t *testing.T) {
 		{"CopyTo of 3 into 4", func() error { return x.CopyTo(make([]float32, 4)) }, nil, "the slice has 4"},
 		{"CopyFrom into a freed buffer", func() error { return freed.CopyFrom([]float32{1, 2, 3}) }, nil, "freed"},
 		{"Fill of a freed buffer", func() error { return freed.Fill(1) }, nil, "freed"},
+		{"FillOn another device's stream", func() error { return x.FillOn(otherStream, 1) }, nil, "not one of its streams"},
+		{"FillOn a closed stream", func() error { return x.FillOn(closedStream, 1) }, nil, "has been closed"},
+		{"FillOn of a freed buffer", func() error { return freed.FillOn(nil, 1) }, nil, "freed"},
 		{"Free twice", freed.Free, nil, "freed"},
 		{"Free of a view", func() error { return x.View(0, 1).Free() }, nil, "view"},
 
@@ -241,7 +244,7 @@ func TestBadInputCatalogue(t *testing.T) {
 			e := must(cpu.NewEvent())(t)
 			return errOf(e.Since(must(cpu.NewEvent())(t)))
 		}, nil, "not been recorded"},
-		{"recording on another device's stream", func() error { return must(cpu.NewEvent())(t).Record(otherStream) }, nil, "another device"},
+		{"recording on another device's stream", func() error { return must(cpu.NewEvent())(t).Record(otherStream) }, nil, "not one of its streams"},
 	}
 	for _, row := range rows {
 		row.run(t)

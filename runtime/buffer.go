@@ -143,13 +143,20 @@ func (b *Buffer[T]) ToSlice() ([]T, error) {
 	return s, nil
 }
 
-// Fill sets every element to v.
-func (b *Buffer[T]) Fill(v T) error {
+// Fill sets every element to v, on the default stream: work queued before
+// it on any stream is done first, as for a copy.
+func (b *Buffer[T]) Fill(v T) error { return b.FillOn(nil, v) }
+
+// FillOn queues setting every element to v on stream s, a stream of the
+// buffer's device (nil: the default stream, as Fill): it runs after the
+// work queued on s before it, and work queued on s after it sees the
+// buffer filled.
+func (b *Buffer[T]) FillOn(s Stream, v T) error {
 	if err := b.usable(); err != nil {
 		return err
 	}
 	val, _ := scalarValue(v)
-	return b.mem.use(func(st storage) error { return st.fill(b.byteOff(), b.n*b.elemSize(), valueBytes(val)) })
+	return b.mem.use(func(st storage) error { return st.fill(b.byteOff(), b.n*b.elemSize(), valueBytes(val), s) })
 }
 
 // Free releases the buffer's memory. Freeing a view is an error: free the

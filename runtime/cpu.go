@@ -129,10 +129,8 @@ func (d *cpuDevice) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if !ok || cf.device != d {
 		return fmt.Errorf("launching kernel %s on %s: it was not loaded there", f.Name(), d.Name())
 	}
-	if s, ok := cfg.Stream.(*cpuStream); cfg.Stream != nil && (!ok || s.device != d) {
-		return fmt.Errorf("launching kernel %s on %s: the stream is not one of its streams", cf.Name(), d.Name())
-	} else if ok && s.closed.Load() {
-		return fmt.Errorf("launching kernel %s on %s: %w", cf.Name(), d.Name(), errStreamClosed)
+	if err := d.checkStream(cfg.Stream); err != nil {
+		return fmt.Errorf("launching kernel %s on %s: %w", cf.Name(), d.Name(), err)
 	}
 	var boundStore [inlineArgs]boundArg
 	bound, err := cf.sig.bind(cf.Name(), d, args, boundStore[:])
@@ -225,7 +223,10 @@ func (s *cpuStorage) read(off int, dst []byte) error {
 	return nil
 }
 
-func (s *cpuStorage) fill(off, size int, elem []byte) error {
+func (s *cpuStorage) fill(off, size int, elem []byte, stream Stream) error {
+	if err := s.device.checkStream(stream); err != nil {
+		return fmt.Errorf("filling %d bytes on %s: %w", size, s.device.Name(), err)
+	}
 	s.data.Lock()
 	defer s.data.Unlock()
 	dst := s.buf.Data[off : off+size]
@@ -284,6 +285,22 @@ type cpuStream struct {
 // NewStream implements Device.
 func (d *cpuDevice) NewStream() (Stream, error) { return &cpuStream{device: d}, nil }
 
+// checkStream returns why the device cannot queue work on s: s is another
+// device's stream, or closed. nil, the default stream, is always usable.
+func (d *cpuDevice) checkStream(s Stream) error {
+	if s == nil {
+		return nil
+	}
+	cs, ok := s.(*cpuStream)
+	switch {
+	case !ok || cs.device != d:
+		return errForeignStream
+	case cs.closed.Load():
+		return errStreamClosed
+	}
+	return nil
+}
+
 // Synchronize implements Stream.
 func (s *cpuStream) Synchronize() error {
 	if s.closed.Load() {
@@ -315,10 +332,8 @@ func (e *cpuEvent) Record(s Stream) error {
 	if e.closed.Load() {
 		return errEventClosed
 	}
-	if cs, ok := s.(*cpuStream); s != nil && (!ok || cs.device != e.device) {
-		return fmt.Errorf("recording an event of %s on a stream of another device", e.device.Name())
-	} else if ok && cs.closed.Load() {
-		return fmt.Errorf("recording an event: %w", errStreamClosed)
+	if err := e.device.checkStream(s); err != nil {
+		return fmt.Errorf("recording an event of %s: %w", e.device.Name(), err)
 	}
 	e.at.Store(time.Now().UnixNano())
 	return nil

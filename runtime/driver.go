@@ -14,7 +14,8 @@ type driverAPI struct {
 	getErrorName, init, driverGetVersion                                      *libFunc
 	deviceGetCount, deviceGet, deviceGetName, deviceGetAttribute, deviceTotal *libFunc
 	primaryCtxRetain, primaryCtxRelease, ctxSetCurrent, ctxSynchronize        *libFunc
-	memAlloc, memFree, memcpyHtoD, memcpyDtoH, memsetD8, memsetD32, memInfo   *libFunc
+	memAlloc, memFree, memcpyHtoD, memcpyDtoH, memInfo                        *libFunc
+	memcpyHtoDAsync, memsetD8Async, memsetD32Async                            *libFunc
 	moduleLoadData, moduleUnload, moduleGetFunction, funcSetAttribute         *libFunc
 	occupancyMaxBlocks                                                        *libFunc
 	launchKernel                                                              *libFunc
@@ -62,8 +63,9 @@ func bindDriver() (*driverAPI, error) {
 		&d.memFree:            {"cuMemFree_v2"},
 		&d.memcpyHtoD:         {"cuMemcpyHtoD_v2"},
 		&d.memcpyDtoH:         {"cuMemcpyDtoH_v2"},
-		&d.memsetD8:           {"cuMemsetD8_v2"},
-		&d.memsetD32:          {"cuMemsetD32_v2"},
+		&d.memcpyHtoDAsync:    {"cuMemcpyHtoDAsync_v2"},
+		&d.memsetD8Async:      {"cuMemsetD8Async"},
+		&d.memsetD32Async:     {"cuMemsetD32Async"},
 		&d.memInfo:            {"cuMemGetInfo_v2"},
 		&d.moduleLoadData:     {"cuModuleLoadData"},
 		&d.moduleUnload:       {"cuModuleUnload"},

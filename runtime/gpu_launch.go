@@ -19,16 +19,9 @@ func (g *GPU) Launch(f Function, cfg LaunchConfig, args ...any) error {
 	if !ok || gf.gpu != g {
 		return fmt.Errorf("launching kernel %s on %s: it was not loaded there", f.Name(), g.Name())
 	}
-	var stream uintptr
-	if cfg.Stream != nil {
-		s, ok := cfg.Stream.(*gpuStream)
-		if !ok || s.gpu != g {
-			return fmt.Errorf("launching kernel %s on %s: the stream is not one of its streams", gf.name, g.Name())
-		}
-		if s.closed.Load() {
-			return fmt.Errorf("launching kernel %s on %s: %w", gf.name, g.Name(), errStreamClosed)
-		}
-		stream = s.handle
+	stream, err := g.streamHandle(cfg.Stream)
+	if err != nil {
+		return fmt.Errorf("launching kernel %s on %s: %w", gf.name, g.Name(), err)
 	}
 	var boundStore [inlineArgs]boundArg
 	bound, err := gf.sig.bind(gf.name, g, args, boundStore[:])

@@ -60,9 +60,15 @@ func (s *gpuStorage) read(off int, dst []byte) error {
 	})
 }
 
-// fill sets size bytes at off to copies of elem: with a memset when one
-// byte or 32-bit word repeats, else by copying a filled host block.
-func (s *gpuStorage) fill(off, size int, elem []byte) error {
+// fill sets size bytes at off to copies of elem, queued on stream: with a
+// memset when one byte or 32-bit word repeats, else by copies of a filled
+// host block (which the driver has staged when the copy returns, so that
+// the block may go).
+func (s *gpuStorage) fill(off, size int, elem []byte, stream Stream) error {
+	handle, err := s.gpu.streamHandle(stream)
+	if err != nil {
+		return fmt.Errorf("filling %d bytes on %s: %w", size, s.gpu.Name(), err)
+	}
 	if size == 0 {
 		return nil
 	}
@@ -71,12 +77,12 @@ func (s *gpuStorage) fill(off, size int, elem []byte) error {
 	switch {
 	case len(elem) == 1:
 		return s.gpu.with(func() error {
-			return drv.memsetD8.callValues(dst, uintptr(elem[0]), uintptr(size)).errf("filling %d bytes on the GPU", size)
+			return drv.memsetD8Async.callValues(dst, uintptr(elem[0]), uintptr(size), handle).errf("filling %d bytes on the GPU", size)
 		})
 	case len(elem) == 4 || [4]byte(elem[:4]) == [4]byte(elem[4:]):
 		word := binary.LittleEndian.Uint32(elem)
 		return s.gpu.with(func() error {
-			return drv.memsetD32.callValues(dst, uintptr(word), uintptr(size/4)).errf("filling %d bytes on the GPU", size)
+			return drv.memsetD32Async.callValues(dst, uintptr(word), uintptr(size/4), handle).errf("filling %d bytes on the GPU", size)
 		})
 	}
 	block := make([]byte, min(size, 1<<20))
@@ -84,7 +90,11 @@ func (s *gpuStorage) fill(off, size int, elem []byte) error {
 		copy(block[i:], elem)
 	}
 	for done := 0; done < size; done += len(block) {
-		if err := s.write(off+done, block[:min(len(block), size-done)]); err != nil {
+		part := block[:min(len(block), size-done)]
+		err := s.gpu.with(func() error {
+			return drv.memcpyHtoDAsync.call(dst+uintptr(done), uintptr(unsafe.Pointer(&part[0])), uintptr(len(part)), handle).errf("copying %d bytes to the GPU", len(part))
+		})
+		if err != nil {
 			return err
 		}
 	}

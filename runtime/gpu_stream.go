@@ -9,10 +9,12 @@ import (
 )
 
 // errStreamClosed and errEventClosed are returned for any use of a closed
-// stream or event, of any device, closing it again included.
+// stream or event, of any device, closing it again included;
+// errForeignStream for work queued on a stream of another device.
 var (
-	errStreamClosed = errors.New("the stream has been closed")
-	errEventClosed  = errors.New("the event has been closed")
+	errStreamClosed  = errors.New("the stream has been closed")
+	errEventClosed   = errors.New("the event has been closed")
+	errForeignStream = errors.New("the stream is not one of its streams")
 )
 
 // gpuStream is a CUDA stream. It is created blocking (it waits for the
@@ -33,6 +35,23 @@ func (g *GPU) NewStream() (Stream, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// streamHandle returns the CUstream that queues work on s (0, the default
+// stream, for nil), or why the GPU cannot: s is another device's stream,
+// or closed.
+func (g *GPU) streamHandle(s Stream) (uintptr, error) {
+	if s == nil {
+		return 0, nil
+	}
+	gs, ok := s.(*gpuStream)
+	switch {
+	case !ok || gs.gpu != g:
+		return 0, errForeignStream
+	case gs.closed.Load():
+		return 0, errStreamClosed
+	}
+	return gs.handle, nil
 }
 
 // Synchronize implements Stream.
@@ -75,16 +94,9 @@ func (e *gpuEvent) Record(s Stream) error {
 	if e.closed.Load() {
 		return errEventClosed
 	}
-	var stream uintptr
-	if s != nil {
-		gs, ok := s.(*gpuStream)
-		if !ok || gs.gpu != e.gpu {
-			return fmt.Errorf("recording an event of %s on a stream of another device", e.gpu.Name())
-		}
-		if gs.closed.Load() {
-			return fmt.Errorf("recording an event: %w", errStreamClosed)
-		}
-		stream = gs.handle
+	stream, err := e.gpu.streamHandle(s)
+	if err != nil {
+		return fmt.Errorf("recording an event of %s: %w", e.gpu.Name(), err)
 	}
 	return e.gpu.with(func() error { return e.gpu.drv.eventRecord.callValues(e.handle, stream).err("recording an event") })
 }

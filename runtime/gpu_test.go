@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"regexp"
@@ -315,6 +316,74 @@ func TestGPUStreamsAndEvents(t *testing.T) {
 	}
 	if err := errorsOf(start.Close(), end.Close(), s.Close()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGPUFillOnStream checks that fills queued on a stream run in its
+// order, between launches, and fill exactly the buffer or view given, by
+// each way the GPU fills: a byte memset, a word memset, and copies of a
+// host block for 8-byte values whose halves differ.
+func TestGPUFillOnStream(t *testing.T) {
+	g := gpuForTest(t)
+	f := must(g.Load(vectorAdd()))(t)
+	s := must(g.NewStream())(t)
+	defer s.Close()
+	// Ten doublings queued, then a fill of 1 and one doubling: 2 only if
+	// the fill ran after the ten and before the last.
+	x := must(runtime.FromSlice(g, make([]float32, 1<<20)))(t)
+	if err := x.FillOn(s, 3); err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		if err := g.Launch(f, runtime.LaunchConfig{Stream: s}, x, x, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.FillOn(s, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := errorsOf(g.Launch(f, runtime.LaunchConfig{Stream: s}, x, x, x), s.Synchronize()); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range must(x.ToSlice())(t) {
+		if v != 2 {
+			t.Fatalf("x[%d] = %v, want 2: a fill queued on the stream ran out of its order", i, v)
+		}
+	}
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(uint64(seed), 0))
+	fillView(t, g, s, r, uint8(r.Uint32()))
+	fillView(t, g, s, r, r.Uint32())
+	fillView(t, g, s, r, uint64(r.Uint32())*0x1_0000_0001) // halves alike: a word memset
+	fillView(t, g, s, r, r.Uint64()|1<<63)                 // a copied block
+}
+
+// fillView fills a random view of a buffer of random elements with v on
+// s, and checks every element of the buffer: v inside the view, unchanged
+// outside.
+func fillView[T uint8 | uint32 | uint64](t *testing.T, g *runtime.GPU, s runtime.Stream, r *rand.Rand, v T) {
+	t.Helper()
+	n := 1<<21 + r.IntN(1<<20) // past the GPU's host block of 1 MiB for 8-byte values
+	want := make([]T, n)
+	for i := range want {
+		want[i] = T(r.Uint64())
+	}
+	x := must(runtime.FromSlice(g, want))(t)
+	defer x.Free()
+	off := r.IntN(n / 2)
+	size := r.IntN(n - off)
+	if err := errorsOf(x.View(off, size).FillOn(s, v), s.Synchronize()); err != nil {
+		t.Fatal(err)
+	}
+	for i := off; i < off+size; i++ {
+		want[i] = v
+	}
+	got := must(x.ToSlice())(t)
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%T fill of [%d, %d) with %#x: element %d is %#x, want %#x", v, off, off+size, v, i, got[i], want[i])
+		}
 	}
 }
 

@@ -30,7 +30,9 @@ type Mem struct {
 type storage interface {
 	write(off int, src []byte) error
 	read(off int, dst []byte) error
-	fill(off, size int, elem []byte) error
+	// fill queues setting size bytes at off to copies of elem on stream s
+	// (nil: the default stream), after checking that the device can.
+	fill(off, size int, elem []byte, s Stream) error
 	release() error
 }
 
