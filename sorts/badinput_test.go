@@ -82,6 +82,38 @@ var badInputs = []badInput{
 		return errOf(sorts.New(g))
 	}, sorts.ErrNoDevice, "", "nil device"},
 	{"New with a nil option", func(f *badFixture) error { return errOf(sorts.New(f.dev, sorts.Paper(), nil)) }, nil, "", "option 1 is nil"},
+	{"New on another device's stream", func(f *badFixture) error {
+		st, err := f.other.NewStream()
+		if err != nil {
+			return fmt.Errorf("making the stream: %w", err) // not the error the row wants
+		}
+		return errOf(sorts.New(f.dev, sorts.OnStream(st)))
+	}, nil, "", "not one of its streams"},
+	{"New on a closed stream", func(f *badFixture) error {
+		st, err := f.dev.NewStream()
+		if err == nil {
+			err = st.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("making the stream: %w", err)
+		}
+		return errOf(sorts.New(f.dev, sorts.OnStream(st)))
+	}, nil, "", "has been closed"},
+	{"Sorter on a stream closed after New", func(f *badFixture) error {
+		st, err := f.dev.NewStream()
+		if err != nil {
+			return fmt.Errorf("making the stream: %w", err)
+		}
+		s, err := sorts.New(f.dev, sorts.OnStream(st))
+		if err != nil {
+			return fmt.Errorf("making the Sorter: %w", err)
+		}
+		defer s.Close()
+		if err := st.Close(); err != nil {
+			return fmt.Errorf("closing the stream: %w", err)
+		}
+		return s.SortKeys(f.zeros(3), f.buf(2, 0, 1), 0, 2)
+	}, nil, "", "has been closed"},
 	{"nil Sorter", func(f *badFixture) error {
 		var s *sorts.Sorter
 		return errOf(s.Sort([]uint32{3, 1}))

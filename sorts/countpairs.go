@@ -87,7 +87,7 @@ func (s *Sorter) countSortPairs(outKeys, outVals, keys, vals *runtime.Buffer[uin
 	if err != nil {
 		return err
 	}
-	if err := counts.Fill(0); err != nil { // step 1
+	if err := counts.FillOn(s.stream, 0); err != nil { // step 1
 		return err
 	}
 	if err := s.sharedHistogram(counts, keys, lo, bad); err != nil { // step 2

@@ -74,7 +74,9 @@
 // functions find the bits in which the keys differ and run a pass per
 // digit of them only (none when all the keys are equal). RadixSort,
 // SortPairs and Argsort enqueue their launches and read nothing back;
-// RadixSortUnique reads back the number of distinct keys. Up to
+// RadixSortUnique reads back the number of distinct keys. A Sorter made
+// with the option OnStream queues every launch and fill on that stream, so
+// that sorts of device buffers by Sorters on different streams overlap. Up to
 // kernels.BlockSortMaxKeys keys sort in one launch: by a rank sort
 // (kernels.RankSortKernel) where its table (measured on an H200) takes
 // the keys and their bits, else in one block (kernels.RadixBlockKernel),

@@ -51,7 +51,7 @@ func (s *Sorter) EnqueueCountingSort(out, keys *runtime.Buffer[uint32], lo, hi u
 			if err != nil {
 				return 0, fmt.Errorf("sorts: enqueued counting sort of %d keys: allocating its flag on %s: %w", keys.Len(), s.dev.Name(), err)
 			}
-			if err := flag.Fill(0); err != nil {
+			if err := flag.FillOn(s.stream, 0); err != nil {
 				return 0, errors.Join(err, flag.Free())
 			}
 			s.enqueued.flag = flag
@@ -76,7 +76,11 @@ func (s *Sorter) EnqueueCountingSort(out, keys *runtime.Buffer[uint32], lo, hi u
 // reports only the sorts enqueued after this one.
 func (s *Sorter) Wait() error {
 	_, err := s.locked(func() (int, error) {
-		if s.enqueued.flag == nil {
+		switch {
+		case s.enqueued.flag != nil: // its copy back waits for the sorts
+		case s.stream != nil:
+			return 0, s.stream.Synchronize()
+		default:
 			return 0, s.dev.Synchronize()
 		}
 		word, err := s.enqueued.flag.ToSlice()
@@ -88,7 +92,7 @@ func (s *Sorter) Wait() error {
 		if word[0] == 0 {
 			return 0, nil
 		}
-		if err := s.enqueued.flag.Fill(0); err != nil {
+		if err := s.enqueued.flag.FillOn(s.stream, 0); err != nil {
 			return 0, err
 		}
 		named := strings.Join(checks.ranges, ", ")

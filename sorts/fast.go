@@ -146,7 +146,7 @@ func (s *Sorter) enqueueCountingSort(out, keys *runtime.Buffer[uint32], lo uint3
 	if err != nil {
 		return nil, err
 	}
-	if err := table.Fill(0); err != nil {
+	if err := table.FillOn(s.stream, 0); err != nil {
 		return nil, err
 	}
 	hist, bad := table.View(0, bins), table.View(bins, 1)
@@ -233,10 +233,10 @@ func (s *Sorter) fastOccurrenceSort(out, keys *runtime.Buffer[uint32], lo uint32
 		return 0, err
 	}
 	pos, bad := status.View(0, words+1), status.View(words+1, 1)
-	if err := bad.Fill(0); err != nil {
+	if err := bad.FillOn(s.stream, 0); err != nil {
 		return 0, err
 	}
-	if err := set.Fill(0); err != nil {
+	if err := set.FillOn(s.stream, 0); err != nil {
 		return 0, err
 	}
 	if p, ok := planShared(s.fn.sharedOccurs, bitsShapes, words, n, s.parts); ok {

@@ -114,7 +114,7 @@ func (s *Sorter) hp(out, keys *runtime.Buffer[uint32], lo, hi uint32, v hpVarian
 		if err != nil {
 			return 0, err
 		}
-		if err := hist.Fill(0); err != nil {
+		if err := hist.FillOn(s.stream, 0); err != nil {
 			return 0, err
 		}
 		// A key out of range is not counted, so every position the
@@ -137,7 +137,7 @@ var (
 			if err := s.inclusiveScan(hist, hist, false); err != nil { // Ap
 				return err
 			}
-			if err := out.Fill(0); err != nil {
+			if err := out.FillOn(s.stream, 0); err != nil {
 				return err
 			}
 			if err := s.launch(s.papers.hpSums, hist, lo, out); err != nil { // B
@@ -156,7 +156,7 @@ var (
 				return err
 			}
 			dup := s.sc.bad.View(1, 1)
-			if err := dup.Fill(0); err != nil {
+			if err := dup.FillOn(s.stream, 0); err != nil {
 				return err
 			}
 			if err := s.launch(s.papers.hpDistinct, hist, lo, out, dup); err != nil {
@@ -216,7 +216,7 @@ func runHPFew(s *Sorter, out, hist *runtime.Buffer[uint32], lo uint32, n int) er
 	if err := s.inclusiveScan(counts, counts, false); err != nil { // Cp
 		return err
 	}
-	if err := out.Fill(0); err != nil {
+	if err := out.FillOn(s.stream, 0); err != nil {
 		return err
 	}
 	if err := s.launch(s.papers.hpExpand, counts, values, lo, out); err != nil { // B

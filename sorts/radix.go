@@ -260,7 +260,7 @@ func (s *Sorter) radixEpochs(status *runtime.Buffer[uint64], passes int) (uint32
 	if st.status == status.Mem() && uint64(st.epoch)+uint64(passes) <= arrays.MaxEpoch+1 {
 		return st.epoch, nil
 	}
-	return 0, status.Fill(0)
+	return 0, status.FillOn(s.stream, 0)
 }
 
 // radixRun runs a radix sort job: the histogram of every pass and the
@@ -307,7 +307,7 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if err := s.reserveTyped(request{op: j.op, keys: n, written: n}, typed, needs...); err != nil {
 		return err
 	}
-	counts, clear, half, err := takeCounts(s.sc.radixCounts, lastCounts, halfLen, countsLen)
+	counts, clear, half, err := s.takeCounts(s.sc.radixCounts, lastCounts, halfLen, countsLen)
 	if err != nil {
 		return err
 	}
@@ -402,14 +402,14 @@ type countsState struct {
 // scratch (of 2*halfLen words, reserved) that a sort counts in, the other
 // half for its histogram to zero, and the index of the first: the half st
 // says is zeroed, or after a memset of both, the first.
-func takeCounts(scratch *runtime.Buffer[uint32], st countsState, halfLen, countsLen int) (counts, clear *runtime.Buffer[uint32],
+func (s *Sorter) takeCounts(scratch *runtime.Buffer[uint32], st countsState, halfLen, countsLen int) (counts, clear *runtime.Buffer[uint32],
 	half int, err error) {
 	both, err := take(scratch, 2*halfLen)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	if st.counts != both.Mem() || st.halfLen != halfLen {
-		if err := both.Fill(0); err != nil {
+		if err := both.FillOn(s.stream, 0); err != nil {
 			return nil, nil, 0, err
 		}
 		st.next = 0

@@ -71,7 +71,7 @@ func takeLevel(levels []*runtime.Buffer[uint32], i, n int) (*runtime.Buffer[uint
 // exclusiveScan is ScanExclusive by the paper's scan or the fast one, on
 // checked arguments with the scratch reserved.
 func (s *Sorter) exclusiveScan(out, in *runtime.Buffer[uint32], paper bool) error {
-	if err := out.View(0, 1).Fill(0); err != nil {
+	if err := out.View(0, 1).FillOn(s.stream, 0); err != nil {
 		return err
 	}
 	if in.Len() == 0 {

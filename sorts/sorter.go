@@ -25,7 +25,9 @@ const MaxBins = 1 << 30
 // or the CPU evaluator: the same code runs on both). It keeps its temporary
 // buffers between calls, growing them as needed. A Sorter is safe for use
 // by several goroutines: its calls share the temporary buffers, so they
-// run one at a time.
+// run one at a time. It queues its work on the default stream, or on the
+// stream of the option OnStream, so that Sorters on different streams may
+// run at the same time.
 //
 // By default the sorts run the fast pipeline: histogram and occurs
 // privatised in shared memory (global atomics only for ranges too wide for
@@ -35,12 +37,14 @@ const MaxBins = 1 << 30
 //
 // Every method checks its arguments first and returns an error naming the
 // bad one (see the package's errors and BufferError), and checks the cost
-// of the call before it allocates or launches anything (see ErrTooLarge). The zero Sorter is not usable: make one with New, and
-// do not copy it.
+// of the call before it allocates or launches anything (see ErrTooLarge).
+// The zero Sorter is not usable: make one with New, and do not copy it.
 type Sorter struct {
-	mu     sync.Mutex // held for the whole of every call
-	dev    runtime.Device
-	paper  bool
+	mu    sync.Mutex // held for the whole of every call
+	dev   runtime.Device
+	paper bool
+	// stream is where the Sorter queues its work; nil: the default stream.
+	stream runtime.Stream
 	closed bool
 	fn     struct {
 		histogram, occurs, scan, distribute, reconstruct, reconstructOnce, keyRange runtime.Function
@@ -114,7 +118,10 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		}
 		o(&c)
 	}
-	s := &Sorter{dev: dev, paper: c.paper, wide: defaultWide, gpu: propertiesOf(dev)}
+	if err := checkStream(dev, c.stream); err != nil {
+		return nil, err
+	}
+	s := &Sorter{dev: dev, paper: c.paper, stream: c.stream, wide: defaultWide, gpu: propertiesOf(dev)}
 	s.fn.sharedHistograms = make([]runtime.Function, len(histogramShapes))
 	s.fn.sharedOccurs = make([]runtime.Function, len(bitsShapes))
 	loads := []kernelLoad{
@@ -222,7 +229,7 @@ func (s *Sorter) launch(f runtime.Function, args ...any) error {
 	// (every launch runs under s.mu), so that args, which the device's
 	// Launch would take as escaping, stays on the caller's stack.
 	s.launchArgs = append(s.launchArgs[:0], args...)
-	err := s.dev.Launch(f, runtime.LaunchConfig{}, s.launchArgs...)
+	err := s.dev.Launch(f, runtime.LaunchConfig{Stream: s.stream}, s.launchArgs...)
 	clear(s.launchArgs) // holding no buffer alive
 	if errors.Is(err, runtime.ErrOutOfMemory) {
 		return fmt.Errorf("sorts: %w: %w", ErrTooLarge, err)
@@ -316,7 +323,7 @@ func (s *Sorter) histogram(bins, keys *runtime.Buffer[uint32], lo uint32) error 
 	if err := s.reserve(request{op: "histogram", keys: n, values: values, written: values}, needs...); err != nil {
 		return err
 	}
-	if err := bins.Fill(0); err != nil {
+	if err := bins.FillOn(s.stream, 0); err != nil {
 		return err
 	}
 	switch {
@@ -358,7 +365,7 @@ func (s *Sorter) clearedFlag() (*runtime.Buffer[uint32], error) {
 	if err != nil {
 		return nil, err
 	}
-	return bad, bad.Fill(0)
+	return bad, bad.FillOn(s.stream, 0)
 }
 
 // checkFlag returns an error wrapping ErrKeyOutOfRange if a kernel set the
@@ -455,7 +462,7 @@ func (s *Sorter) paperSort(out, keys *runtime.Buffer[uint32], lo uint32, bins in
 	if err != nil {
 		return 0, err
 	}
-	if err := hist.Fill(0); err != nil {
+	if err := hist.FillOn(s.stream, 0); err != nil {
 		return 0, err
 	}
 	if err := s.perKey(count, keys, lo, hist); err != nil {
@@ -505,7 +512,7 @@ func (s *Sorter) keyRange(keys *runtime.Buffer[uint32]) (lo, hi uint32, ok bool,
 	if err != nil {
 		return 0, 0, false, err
 	}
-	if err := mm.CopyFrom([]uint32{math.MaxUint32, 0}); err != nil {
+	if err := errors.Join(mm.View(0, 1).FillOn(s.stream, math.MaxUint32), mm.View(1, 1).FillOn(s.stream, 0)); err != nil {
 		return 0, 0, false, err
 	}
 	if err := s.launch(s.fn.keyRange, keys, mm); err != nil {
