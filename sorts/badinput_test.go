@@ -235,6 +235,18 @@ var badInputs = []badInput{
 		keys := f.buf(2, 1)
 		return errOf(sorts.RadixSortUnique(f.fast, keys, keys))
 	}, nil, "out", "shares memory with keys"},
+	{"RadixSortUnique by a range of bits", func(f *badFixture) error {
+		return errOf(sorts.RadixSortUnique(f.fast, f.zeros(2), f.buf(2, 1), sorts.Bits(0, 8), sorts.Descending()))
+	}, nil, "", "RadixSortUnique takes no Bits option"},
+	{"SortUniqueSlice by a range of bits", func(f *badFixture) error {
+		return errOf(sorts.SortUniqueSlice(f.fast, []int64{2, 1}, sorts.Bits(3, 9)))
+	}, nil, "", "SortUniqueSlice takes no Bits option"},
+	{"SortSlice with a nil option", func(f *badFixture) error {
+		return errOf(sorts.SortSlice(f.fast, []float32{2, 1}, sorts.Descending(), nil))
+	}, nil, "", "radix option 1 is nil"},
+	{"SortSlice of bits past the key", func(f *badFixture) error {
+		return errOf(sorts.SortSlice(f.fast, []uint64{2, 1}, sorts.Bits(60, 65)))
+	}, sorts.ErrBadRange, "", "bits [60, 65) of 64-bit keys"},
 	{"RadixSort on a closed Sorter", func(f *badFixture) error { return sorts.RadixSort(f.closedSorter, f.zeros(1), f.buf(1)) }, sorts.ErrClosed, "", "closed"},
 	{"Histogram bins past 2^32-1", func(f *badFixture) error {
 		return f.fast.Histogram(f.zeros(10), f.buf(0), math.MaxUint32-5)

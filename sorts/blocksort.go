@@ -72,8 +72,8 @@ func (s *Sorter) blockSort(out, keys *runtime.Buffer[uint32], begin, end int) (i
 // radixBlockRun runs a radix sort job in one launch of one block of the
 // given shape (kernels.RadixBlockKernel), which takes its keys.
 func radixBlockRun[K Key, V Value](s *Sorter, j radixJob[K, V], shape kernels.RadixShape) error {
-	key := radixKernelKey{kind: blockKernel, key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape}
-	block, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixBlockKernel[K, V](shape, j.mode) })
+	key := radixKernelKey{kind: blockKernel, key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape, order: j.order}
+	block, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixBlockKernel[K, V](shape, j.mode, j.order) })
 	if err != nil {
 		return err
 	}

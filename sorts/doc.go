@@ -70,7 +70,10 @@
 // in sorted order, RadixSortUnique and SortUniqueSlice keep the first of
 // each run of equal keys (arrays.PartitionCount, a scan, and
 // arrays.PartitionRanks), SortSlice sorts a slice. The option Bits sorts
-// by a range of bits only, as CUB's begin_bit and end_bit; the slice
+// by a range of bits only, as CUB's begin_bit and end_bit, and the option
+// Descending puts the largest key first, as CUB's SortKeysDescending (each
+// digit counts down, d becoming 2^w-1-d: the keys move as in an ascending
+// sort, and the sort stays stable); the slice
 // functions find the bits in which the keys differ and run a pass per
 // digit of them only (none when all the keys are equal). RadixSort,
 // SortPairs and Argsort enqueue their launches and read nothing back;

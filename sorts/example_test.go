@@ -3,6 +3,7 @@ package sorts_test
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/obsidian-go/obsidian/runtime"
 	"github.com/obsidian-go/obsidian/sorts"
@@ -74,4 +75,39 @@ func ExampleSorter_EnqueueCountingSort() {
 	// true sorts: key outside the declared range of one of the 2 counting sorts enqueued since the last Wait (ranges [10, 16), [10, 15))
 	// <nil> <nil>
 	// [10 10 11 12 15] <nil>
+}
+
+// Scores sorted largest first with the positions of their players: the
+// sort stays stable, so that tied scores keep their players' order.
+func ExampleDescending() {
+	dev := runtime.CPU()
+	s, err := sorts.New(dev)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	scores := []float32{2.5, -1, 9, 2.5, float32(math.Inf(1)), 0}
+	sorted, err := sorts.SortSlice(s, scores, sorts.Descending())
+	fmt.Println(sorted, err)
+	keys, err := runtime.FromSlice(dev, scores)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer keys.Free()
+	players, err := runtime.Alloc[uint32](dev, keys.Len())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer players.Free()
+	if err := sorts.Argsort(s, players, keys, sorts.Descending()); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(players.ToSlice())
+	// Output:
+	// [+Inf 9 2.5 2.5 0 -1] <nil>
+	// [4 2 0 3 5 1] <nil>
 }

@@ -16,13 +16,15 @@ import (
 // MaxRadixKeys is the most keys the radix sort takes: 2^31-1.
 const MaxRadixKeys = math.MaxInt32
 
-// RadixOption configures a call of RadixSort, SortPairs or Argsort.
+// RadixOption configures a call of RadixSort, SortPairs, Argsort,
+// SortSlice or the unique sorts.
 type RadixOption func(*radixConfig)
 
 // radixConfig is what the radix options set.
 type radixConfig struct {
 	begin, end int
 	bitsSet    bool
+	order      kernels.Order
 }
 
 // Bits makes a radix sort look only at the bits [begin, end) of the keys'
@@ -34,20 +36,28 @@ func Bits(begin, end int) RadixOption {
 	return func(c *radixConfig) { c.begin, c.end, c.bitsSet = begin, end, true }
 }
 
-// bitRange returns the bits the options ask for, or every bit of K.
-func bitRange[K Key](opts []RadixOption) (begin, end int, err error) {
+// Descending makes a radix sort put the largest key first: the reverse of
+// the order of Key (floats from +NaN down to -NaN), as CUB's
+// SortKeysDescending. The sort stays stable: equal keys, with their values
+// or positions, keep the order they had. With Bits, the keys are ordered
+// by those bits, largest first.
+func Descending() RadixOption { return func(c *radixConfig) { c.order = kernels.Descending } }
+
+// radixOptions returns what the options ask for: the bits [begin, end)
+// (every bit of K unless Bits says otherwise) and the order.
+func radixOptions[K Key](opts []RadixOption) (radixConfig, error) {
 	width := 8 * runtime.TypeOf[K]().Size()
 	c := radixConfig{end: width}
 	for i, o := range opts {
 		if o == nil {
-			return 0, 0, fmt.Errorf("sorts: radix option %d is nil", i)
+			return radixConfig{}, fmt.Errorf("sorts: radix option %d is nil", i)
 		}
 		o(&c)
 	}
 	if c.begin < 0 || c.end <= c.begin || c.end > width {
-		return 0, 0, fmt.Errorf("sorts: %w: bits [%d, %d) of %d-bit keys: want 0 <= begin < end <= %d", ErrBadRange, c.begin, c.end, width, width)
+		return radixConfig{}, fmt.Errorf("sorts: %w: bits [%d, %d) of %d-bit keys: want 0 <= begin < end <= %d", ErrBadRange, c.begin, c.end, width, width)
 	}
-	return c.begin, c.end, nil
+	return c, nil
 }
 
 // RadixSort writes the keys, sorted, to out (of the same length; it may be
@@ -55,17 +65,19 @@ func bitRange[K Key](opts []RadixOption) (begin, end int, err error) {
 // no range to declare: least significant digit first, stable, by Onesweep
 // (see the package's documentation). It enqueues its launches and reads
 // nothing back: on a GPU it returns before the sort has finished, ordered
-// before later work on the device's default stream. Options: Bits.
+// before later work on the device's default stream. Options: Bits,
+// Descending.
 func RadixSort[K Key](s *Sorter, out, keys *runtime.Buffer[K], opts ...RadixOption) error {
 	_, err := s.locked(func() (int, error) {
-		begin, end, err := bitRange[K](opts)
+		c, err := radixOptions[K](opts)
 		if err != nil {
 			return 0, err
 		}
 		if err := radixCheckKeys(s, out, "out", keys); err != nil {
 			return 0, err
 		}
-		return 0, radixRun[K, uint32](s, radixJob[K, uint32]{op: "radix sort", keys: keys, outKeys: out, begin: begin, end: end})
+		return 0, radixRun[K, uint32](s, radixJob[K, uint32]{op: "radix sort", keys: keys, outKeys: out, begin: c.begin, end: c.end,
+			order: c.order})
 	})
 	return err
 }
@@ -75,11 +87,11 @@ func RadixSort[K Key](s *Sorter, out, keys *runtime.Buffer[K], opts ...RadixOpti
 // keep their order. Every buffer has the keys' length; outKeys may be keys
 // itself and outValues values itself, and the buffers must otherwise be
 // separate allocations. It reads nothing back, as RadixSort. Options:
-// Bits.
+// Bits, Descending.
 func SortPairs[K Key, V Value](s *Sorter, outKeys *runtime.Buffer[K], outValues *runtime.Buffer[V], keys *runtime.Buffer[K],
 	values *runtime.Buffer[V], opts ...RadixOption) error {
 	_, err := s.locked(func() (int, error) {
-		begin, end, err := bitRange[K](opts)
+		c, err := radixOptions[K](opts)
 		if err != nil {
 			return 0, err
 		}
@@ -104,19 +116,20 @@ func SortPairs[K Key, V Value](s *Sorter, outKeys *runtime.Buffer[K], outValues 
 			return 0, err
 		}
 		job := radixJob[K, V]{op: "radix sort of pairs", keys: keys, outKeys: outKeys, values: values, outValues: outValues,
-			mode: kernels.Pairs, begin: begin, end: end}
+			mode: kernels.Pairs, begin: c.begin, end: c.end, order: c.order}
 		return 0, radixRun(s, job)
 	})
 	return err
 }
 
 // Argsort writes to out (of the keys' length) the positions of the keys
-// in their stable sort: keys[out[0]] <= keys[out[1]] <= ..., equal keys in
-// the order of their positions. out and keys must be separate
-// allocations. It reads nothing back, as RadixSort. Options: Bits.
+// in their stable sort: keys[out[0]] <= keys[out[1]] <= ... (>= with
+// Descending), equal keys in the order of their positions. out and keys
+// must be separate allocations. It reads nothing back, as RadixSort.
+// Options: Bits, Descending.
 func Argsort[K Key](s *Sorter, out *runtime.Buffer[uint32], keys *runtime.Buffer[K], opts ...RadixOption) error {
 	_, err := s.locked(func() (int, error) {
-		begin, end, err := bitRange[K](opts)
+		c, err := radixOptions[K](opts)
 		if err != nil {
 			return 0, err
 		}
@@ -137,7 +150,7 @@ func Argsort[K Key](s *Sorter, out *runtime.Buffer[uint32], keys *runtime.Buffer
 			return 0, err
 		}
 		job := radixJob[K, uint32]{op: "argsort", keys: keys, outKeys: sortedKeys, outValues: out, mode: kernels.Positions,
-			begin: begin, end: end}
+			begin: c.begin, end: c.end, order: c.order}
 		return 0, radixRun(s, job)
 	})
 	return err
@@ -178,13 +191,14 @@ func radixScratchKeys[K Key](s *Sorter, n int) (*runtime.Buffer[K], error) {
 
 // radixJob is a radix sort on checked arguments: keys to outKeys, and
 // values to outValues for Pairs (for Positions, the keys' positions to
-// outValues), by the bits [begin, end).
+// outValues), by the bits [begin, end), in order.
 type radixJob[K Key, V Value] struct {
 	op                string
 	keys, outKeys     *runtime.Buffer[K]
 	values, outValues *runtime.Buffer[V]
 	mode              kernels.RadixValues
 	begin, end        int
+	order             kernels.Order
 }
 
 // shapeFor returns the shape of the Sorter's radix sort of n keys of
@@ -197,12 +211,14 @@ func (s *Sorter) shapeFor(keyBytes, valueBytes, n int) kernels.RadixShape {
 }
 
 // radixKernelKey tells the radix sort's kernels apart: what the kernel
-// does, its key and value types, what its passes carry and its shape.
+// does, its key and value types, what its passes carry, its shape and the
+// order it sorts in.
 type radixKernelKey struct {
 	kind       kernelKind
 	key, value ir.Type
 	mode       kernels.RadixValues
 	shape      kernels.RadixShape
+	order      kernels.Order
 }
 
 // kernelKind is what a kernel of radixKernelKey does: a number, so that
@@ -346,9 +362,8 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	case inPlace:
 		inPlaceWord = kernels.RadixSomeInPlace
 	}
-	histogram, err := s.radixKernel(radixKernelKey{kind: histogramKernel, key: runtime.TypeOf[K](), mode: j.mode, shape: shape}, func() *dsl.Kernel {
-		return kernels.RadixHistogramKernel[K](shape, j.mode)
-	})
+	histogram, err := s.radixKernel(radixKernelKey{kind: histogramKernel, key: runtime.TypeOf[K](), mode: j.mode, shape: shape, order: j.order},
+		func() *dsl.Kernel { return kernels.RadixHistogramKernel[K](shape, j.mode, j.order) })
 	if err != nil {
 		return err
 	}
@@ -357,8 +372,8 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 		inPlaceWord); err != nil {
 		return err
 	}
-	key := radixKernelKey{kind: passKernel, key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape}
-	pass, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixPassKernel[K, V](shape, j.mode) })
+	key := radixKernelKey{kind: passKernel, key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode, shape: shape, order: j.order}
+	pass, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RadixPassKernel[K, V](shape, j.mode, j.order) })
 	if err != nil {
 		return err
 	}
@@ -436,25 +451,63 @@ func varyingBits[K Key](keys []K) (begin, end int) {
 
 // SortSlice returns the keys sorted by the radix sort (see RadixSort),
 // looking only at the bits in which the keys differ: a pass per digit of
-// them, none when every key is the same.
-func SortSlice[K Key](s *Sorter, keys []K) (sorted []K, err error) {
+// them, none when every key is the same. Options: Bits (the bits looked at
+// are then those of both), Descending.
+func SortSlice[K Key](s *Sorter, keys []K, opts ...RadixOption) (sorted []K, err error) {
 	_, err = s.locked(func() (int, error) {
-		sorted, err = radixSlice(s, keys)
+		c, err := radixOptions[K](opts)
+		if err != nil {
+			return 0, err
+		}
+		sorted, err = radixSlice(s, keys, c)
 		return 0, err
 	})
 	return sorted, err
 }
 
-// radixSlice is SortSlice with the Sorter locked.
-func radixSlice[K Key](s *Sorter, keys []K) (sorted []K, err error) {
-	n := len(keys)
-	if n > MaxRadixKeys {
-		return nil, fmt.Errorf("sorts: radix sort of %d keys, more than the %d (2^31-1) it takes: %w", n, MaxRadixKeys, ErrTooLarge)
+// sliceBits returns the bits [begin, end) a sort of keys by the bits c
+// asks for looks at: those of c in which some keys differ, begin = end = 0
+// when there are none.
+func sliceBits[K Key](keys []K, c radixConfig) (begin, end int) {
+	begin, end = varyingBits(keys)
+	if c.bitsSet {
+		begin, end = max(begin, c.begin), min(end, c.end)
 	}
-	begin, end := varyingBits(keys)
+	if end <= begin {
+		return 0, 0
+	}
+	return begin, end
+}
+
+// radixSlice is SortSlice with the Sorter locked.
+func radixSlice[K Key](s *Sorter, keys []K, c radixConfig) ([]K, error) {
+	if err := radixCheckSliceLen(len(keys)); err != nil {
+		return nil, err
+	}
+	begin, end := sliceBits(keys, c)
 	if end == 0 {
 		return append([]K{}, keys...), nil
 	}
+	return radixOnSlice(s, keys, func(out, in *runtime.Buffer[K]) (int, error) {
+		return len(keys), radixRun(s, radixJob[K, uint32]{op: "radix sort", keys: in, outKeys: out, begin: begin, end: end,
+			order: c.order})
+	})
+}
+
+// radixCheckSliceLen refuses a slice of more keys than the radix sort
+// takes.
+func radixCheckSliceLen(n int) error {
+	if n > MaxRadixKeys {
+		return fmt.Errorf("sorts: radix sort of %d keys, more than the %d (2^31-1) it takes: %w", n, MaxRadixKeys, ErrTooLarge)
+	}
+	return nil
+}
+
+// radixOnSlice copies keys to the device, runs sort on them (in) and an
+// output as long (out), and returns the first elements of out, as many as
+// sort reports; both buffers are freed.
+func radixOnSlice[K Key](s *Sorter, keys []K, sort func(out, in *runtime.Buffer[K]) (int, error)) (result []K, err error) {
+	n := len(keys)
 	r := request{op: "radix sort", keys: n, written: n}
 	if err := s.checkCost(r, 2*uint64(n)*uint64(runtime.TypeOf[K]().Size())); err != nil {
 		return nil, err
@@ -469,8 +522,9 @@ func radixSlice[K Key](s *Sorter, keys []K) (sorted []K, err error) {
 		return nil, fmt.Errorf("sorts: %v: allocating the output on %s: %w", r, s.dev.Name(), err)
 	}
 	defer func() { err = errors.Join(err, out.Free()) }()
-	if err := radixRun(s, radixJob[K, uint32]{op: r.op, keys: in, outKeys: out, begin: begin, end: end}); err != nil {
+	k, err := sort(out, in)
+	if err != nil {
 		return nil, err
 	}
-	return out.ToSlice()
+	return out.View(0, k).ToSlice()
 }

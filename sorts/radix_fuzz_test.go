@@ -21,8 +21,9 @@ var fuzzRadix struct {
 }
 
 // FuzzRadixSort sorts fuzzed float64 keys (at most 600, any bits: NaNs,
-// -0, subnormals) and their float32 halves by SortSlice and checks them
-// bit for bit against totalOrder.
+// -0, subnormals) and their float32 halves by SortSlice, largest first when
+// the input's length is odd, and checks them bit for bit against
+// totalOrder.
 func FuzzRadixSort(f *testing.F) {
 	word := func(ks ...uint64) []byte {
 		b := make([]byte, 8*len(ks))
@@ -33,6 +34,7 @@ func FuzzRadixSort(f *testing.F) {
 	}
 	f.Add(word(0, 1<<63, 0x7ff8000000000001, 0xfff8000000000000, 5))
 	f.Add(word(math.Float64bits(-1), math.Float64bits(1), math.Float64bits(math.Inf(-1))))
+	f.Add(append(word(math.Float64bits(-0.5), 0x7ff0000000000001, 3, math.Float64bits(-0.5)), 1))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		fuzzRadix.once.Do(func() {
@@ -50,18 +52,19 @@ func FuzzRadixSort(f *testing.F) {
 			b := binary.LittleEndian.Uint64(raw[8*i:])
 			wide[i], narrow[i] = math.Float64frombits(b), math.Float32frombits(uint32(b))
 		}
-		got, err := sorts.SortSlice(fuzzRadix.s, wide)
+		descending := len(raw)%2 == 1
+		got, err := sorts.SortSlice(fuzzRadix.s, wide, orderOptions(descending)...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if msg := sameBits("SortSlice of float64", got, sortedRef(wide)); msg != "" {
+		if msg := sameBits("SortSlice of float64", got, sortedRef(wide, descending)); msg != "" {
 			t.Error(msg)
 		}
-		got32, err := sorts.SortSlice(fuzzRadix.s, narrow)
+		got32, err := sorts.SortSlice(fuzzRadix.s, narrow, orderOptions(descending)...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if msg := sameBits("SortSlice of float32", got32, sortedRef(narrow)); msg != "" {
+		if msg := sameBits("SortSlice of float32", got32, sortedRef(narrow, descending)); msg != "" {
 			t.Error(msg)
 		}
 	})

@@ -131,10 +131,28 @@ func randomKeys[K sorts.Key](r *rand.Rand, n int, narrow bool) []K {
 	return keys
 }
 
-// sortedRef returns keys stably sorted by orderOf.
-func sortedRef[K sorts.Key](keys []K) []K {
+// keyOrder returns the comparison of keys in the order a radix sort
+// leaves them: by orderOf, or its reverse when descending.
+func keyOrder[K sorts.Key](descending bool) func(a, b K) int {
+	if descending {
+		return func(a, b K) int { return cmp.Compare(orderOf(b), orderOf(a)) }
+	}
+	return func(a, b K) int { return cmp.Compare(orderOf(a), orderOf(b)) }
+}
+
+// orderOptions returns the radix options that ask for the order: none, or
+// Descending.
+func orderOptions(descending bool) []sorts.RadixOption {
+	if descending {
+		return []sorts.RadixOption{sorts.Descending()}
+	}
+	return nil
+}
+
+// sortedRef returns keys stably sorted by keyOrder(descending).
+func sortedRef[K sorts.Key](keys []K, descending bool) []K {
 	want := slices.Clone(keys)
-	slices.SortStableFunc(want, func(a, b K) int { return cmp.Compare(orderOf(a), orderOf(b)) })
+	slices.SortStableFunc(want, keyOrder[K](descending))
 	return want
 }
 
@@ -153,35 +171,36 @@ func sameBits[K sorts.Key](what string, got, want []K) string {
 
 // checkKeyType sorts keys of K of the radix lengths by RadixSort and
 // SortSlice, pairs them with their positions (SortPairs, 32- and 64-bit
-// values) and argsorts them, and keeps their distinct ones, comparing
-// each with plain Go bit for bit.
-func checkKeyType[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, lengths []int, seed uint64) {
+// values) and argsorts them, and keeps their distinct ones, in ascending
+// order or with Descending, comparing each with plain Go bit for bit.
+func checkKeyType[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, lengths []int, seed uint64, descending bool) {
 	r := rand.New(rand.NewPCG(seed, 16))
 	var k K
 	name := fmt.Sprintf("%T", k)
+	opts := orderOptions(descending)
 	for _, n := range lengths {
 		for _, narrow := range []bool{false, true} {
 			keys := randomKeys[K](r, n, narrow)
-			where := fmt.Sprintf("%s, %d keys (narrow %v)", name, n, narrow)
-			want := sortedRef(keys)
-			got, err := radixSorted(s, dev, keys)
+			where := fmt.Sprintf("%s, %d keys (narrow %v, descending %v)", name, n, narrow, descending)
+			want := sortedRef(keys, descending)
+			got, err := radixSorted(s, dev, keys, opts...)
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
 			if msg := sameBits("RadixSort of "+where, got, want); msg != "" {
 				t.Error(msg)
 			}
-			got, err = sorts.SortSlice(s, keys)
+			got, err = sorts.SortSlice(s, keys, opts...)
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
 			if msg := sameBits("SortSlice of "+where, got, want); msg != "" {
 				t.Error(msg)
 			}
-			checkPairs[K, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) })
-			checkPairs[K, float64](t, s, dev, where, keys, func(i int) float64 { return float64(i) + 0.5 })
-			checkArgsort(t, s, dev, where, keys)
-			unique, err := sorts.SortUniqueSlice(s, keys)
+			checkPairs[K, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) }, descending)
+			checkPairs[K, float64](t, s, dev, where, keys, func(i int) float64 { return float64(i) + 0.5 }, descending)
+			checkArgsort(t, s, dev, where, keys, descending)
+			unique, err := sorts.SortUniqueSlice(s, keys, opts...)
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
@@ -193,9 +212,11 @@ func checkKeyType[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device
 	}
 }
 
-// checkPairs sorts keys with values value(i) by SortPairs and checks that
-// the values follow their keys stably.
-func checkPairs[K sorts.Key, V sorts.Value](t *testing.T, s *sorts.Sorter, dev runtime.Device, where string, keys []K, value func(int) V) {
+// checkPairs sorts keys with values value(i) by SortPairs, in ascending
+// order or with Descending, and checks that the values follow their keys
+// stably.
+func checkPairs[K sorts.Key, V sorts.Value](t *testing.T, s *sorts.Sorter, dev runtime.Device, where string, keys []K, value func(int) V,
+	descending bool) {
 	t.Helper()
 	vals := make([]V, len(keys))
 	for i := range vals {
@@ -209,7 +230,8 @@ func checkPairs[K sorts.Key, V sorts.Value](t *testing.T, s *sorts.Sorter, dev r
 	for i := range ps {
 		ps[i] = pair{keys[i], vals[i]}
 	}
-	slices.SortStableFunc(ps, func(a, b pair) int { return cmp.Compare(orderOf(a.k), orderOf(b.k)) })
+	order := keyOrder[K](descending)
+	slices.SortStableFunc(ps, func(a, b pair) int { return order(a.k, b.k) })
 	kb, err := runtime.FromSlice(dev, keys)
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +252,7 @@ func checkPairs[K sorts.Key, V sorts.Value](t *testing.T, s *sorts.Sorter, dev r
 		t.Fatal(err)
 	}
 	defer ov.Free()
-	if err := sorts.SortPairs(s, ok, ov, kb, vb); err != nil {
+	if err := sorts.SortPairs(s, ok, ov, kb, vb, orderOptions(descending)...); err != nil {
 		t.Fatalf("SortPairs of %s: %v", where, err)
 	}
 	gotK, err := ok.ToSlice()
@@ -249,14 +271,16 @@ func checkPairs[K sorts.Key, V sorts.Value](t *testing.T, s *sorts.Sorter, dev r
 	}
 }
 
-// checkArgsort checks Argsort against a stable sort of the positions.
-func checkArgsort[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, where string, keys []K) {
+// checkArgsort checks Argsort, in ascending order or with Descending,
+// against a stable sort of the positions.
+func checkArgsort[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, where string, keys []K, descending bool) {
 	t.Helper()
 	want := make([]uint32, len(keys))
 	for i := range want {
 		want[i] = uint32(i)
 	}
-	slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(orderOf(keys[a]), orderOf(keys[b])) })
+	order := keyOrder[K](descending)
+	slices.SortStableFunc(want, func(a, b uint32) int { return order(keys[a], keys[b]) })
 	kb, err := runtime.FromSlice(dev, keys)
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +291,7 @@ func checkArgsort[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device
 		t.Fatal(err)
 	}
 	defer out.Free()
-	if err := sorts.Argsort(s, out, kb); err != nil {
+	if err := sorts.Argsort(s, out, kb, orderOptions(descending)...); err != nil {
 		t.Fatalf("Argsort of %s: %v", where, err)
 	}
 	got, err := out.ToSlice()
@@ -281,9 +305,10 @@ func checkArgsort[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device
 
 // TestRadixKeyTypes checks the radix sort of every key type on the CPU
 // evaluator (totalOrder for floats, bit for bit), with pairs, argsort and
-// unique: in tiles of 128 keys, and in one block (kernels.RadixBlockKernel,
-// the default for so few keys); both again with the keys ranked by
-// counters (kernels.RankByCounters), for float32 and int64 keys.
+// unique, in both orders: in tiles of 128 keys, and in one block
+// (kernels.RadixBlockKernel, the default for so few keys); both again with
+// the keys ranked by counters (kernels.RankByCounters), for float32 and
+// int64 keys; and by the rank sort, for int32 and float64 keys.
 func TestRadixKeyTypes(t *testing.T) {
 	tiled, dev := smallTiles(t)
 	newSorter := func(passes, block kernels.RadixShape) *sorts.Sorter {
@@ -302,29 +327,39 @@ func TestRadixKeyTypes(t *testing.T) {
 	countedBlock := newSorter(kernels.RadixShape{}, kernels.RadixShape{Threads: 64, PerThread: 8, Bits: 5, Rank: kernels.RankByCounters})
 	seed := proptest.Seed(t)
 	for _, c := range []struct {
-		s       *sorts.Sorter
-		lengths []int
-	}{{tiled, []int{1, 2, 129, 300}}, {block, []int{2, 300}}} {
-		checkKeyType[uint32](t, c.s, dev, c.lengths, seed)
-		checkKeyType[int32](t, c.s, dev, c.lengths, seed)
-		checkKeyType[float32](t, c.s, dev, c.lengths, seed)
-		checkKeyType[uint64](t, c.s, dev, c.lengths, seed)
-		checkKeyType[int64](t, c.s, dev, c.lengths, seed)
-		checkKeyType[float64](t, c.s, dev, c.lengths, seed)
+		s          *sorts.Sorter
+		lengths    []int
+		descending bool
+	}{{tiled, []int{1, 2, 129, 300}, false}, {block, []int{2, 300}, false}, {tiled, []int{2, 300}, true}, {block, []int{300}, true}} {
+		checkKeyType[uint32](t, c.s, dev, c.lengths, seed, c.descending)
+		checkKeyType[int32](t, c.s, dev, c.lengths, seed, c.descending)
+		checkKeyType[float32](t, c.s, dev, c.lengths, seed, c.descending)
+		checkKeyType[uint64](t, c.s, dev, c.lengths, seed, c.descending)
+		checkKeyType[int64](t, c.s, dev, c.lengths, seed, c.descending)
+		checkKeyType[float64](t, c.s, dev, c.lengths, seed, c.descending)
 	}
 	// Counters rank bits, whatever the key type made them: a 32-bit and a
 	// 64-bit type, with signs and float order, suffice.
 	for _, s := range []*sorts.Sorter{countedTiles, countedBlock} {
-		checkKeyType[float32](t, s, dev, []int{2, 129, 300}, seed)
-		checkKeyType[int64](t, s, dev, []int{2, 129, 300}, seed)
+		checkKeyType[float32](t, s, dev, []int{2, 129, 300}, seed, false)
+		checkKeyType[int64](t, s, dev, []int{2, 129, 300}, seed, false)
+	}
+	checkKeyType[float64](t, countedTiles, dev, []int{129}, seed, true)
+	// The rank sort (on a GPU, the one-launch sort of up to a few thousand
+	// keys) compares whole keys: each sign and width, in both orders.
+	ranked := newSorter(kernels.RadixShape{}, kernels.RadixShape{})
+	ranked.SetRankSortWarps(4)
+	for _, descending := range []bool{false, true} {
+		checkKeyType[int32](t, ranked, dev, []int{2, 300}, seed, descending)
+		checkKeyType[float64](t, ranked, dev, []int{2, 300}, seed, descending)
 	}
 }
 
-// TestGPURadixKeyTypes checks the radix sort of every key type, pairs,
-// argsort and unique on the GPU on fresh random keys (2000 of each, one
-// block; 4097; 2^20+3, several thousand tiles), against plain Go: the
-// key types at once, each with a Sorter of its own (so that their kernels
-// compile at once).
+// TestGPURadixKeyTypes checks the radix sort of every key type, in both
+// orders, with pairs, argsort and unique on the GPU on fresh random keys
+// (2000 of each, one block; 4097; 2^20+3, several thousand tiles), against
+// plain Go: the key types and orders at once, each with a Sorter of its
+// own (so that their kernels compile at once).
 func TestGPURadixKeyTypes(t *testing.T) {
 	g := gputest.Open(t)
 	lengths := []int{1, 2000, 4097, 1<<20 + 3}
@@ -341,12 +376,15 @@ func TestGPURadixKeyTypes(t *testing.T) {
 		})
 	}
 	t.Run("types", func(types *testing.T) {
-		check(types, "uint32", func(t *testing.T, s *sorts.Sorter) { checkKeyType[uint32](t, s, g, lengths, seed) })
-		check(types, "int32", func(t *testing.T, s *sorts.Sorter) { checkKeyType[int32](t, s, g, lengths, seed) })
-		check(types, "float32", func(t *testing.T, s *sorts.Sorter) { checkKeyType[float32](t, s, g, lengths, seed) })
-		check(types, "uint64", func(t *testing.T, s *sorts.Sorter) { checkKeyType[uint64](t, s, g, lengths, seed) })
-		check(types, "int64", func(t *testing.T, s *sorts.Sorter) { checkKeyType[int64](t, s, g, lengths, seed) })
-		check(types, "float64", func(t *testing.T, s *sorts.Sorter) { checkKeyType[float64](t, s, g, lengths, seed) })
+		for _, descending := range []bool{false, true} {
+			name := fmt.Sprintf(" descending=%v", descending)
+			check(types, "uint32"+name, func(t *testing.T, s *sorts.Sorter) { checkKeyType[uint32](t, s, g, lengths, seed, descending) })
+			check(types, "int32"+name, func(t *testing.T, s *sorts.Sorter) { checkKeyType[int32](t, s, g, lengths, seed, descending) })
+			check(types, "float32"+name, func(t *testing.T, s *sorts.Sorter) { checkKeyType[float32](t, s, g, lengths, seed, descending) })
+			check(types, "uint64"+name, func(t *testing.T, s *sorts.Sorter) { checkKeyType[uint64](t, s, g, lengths, seed, descending) })
+			check(types, "int64"+name, func(t *testing.T, s *sorts.Sorter) { checkKeyType[int64](t, s, g, lengths, seed, descending) })
+			check(types, "float64"+name, func(t *testing.T, s *sorts.Sorter) { checkKeyType[float64](t, s, g, lengths, seed, descending) })
+		}
 	})
 }
 
@@ -424,8 +462,8 @@ func TestRadixPassesOfOneDigit(t *testing.T) {
 			if msg := checkSorted("RadixSort of "+where, got, keys); msg != "" {
 				t.Error(msg)
 			}
-			checkPairs[uint32, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) })
-			checkArgsort(t, s, dev, where, keys)
+			checkPairs[uint32, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) }, false)
+			checkArgsort(t, s, dev, where, keys, false)
 		}
 	}
 }
@@ -445,25 +483,29 @@ func runKeys[K sorts.Key](r *rand.Rand, n, shortest int) []K {
 
 // checkOneDigitTiles sorts n keys of K in runs of at least shortest equal
 // keys, and the same keys sorted, by RadixSort, SortPairs and Argsort,
-// for each n of lengths, and compares them with Go.
+// for each n of lengths, and compares them with Go: the runs in ascending
+// order, the sorted runs in both orders.
 func checkOneDigitTiles[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, r *rand.Rand, lengths []int, shortest int) {
 	for _, n := range lengths {
 		keys := runKeys[K](r, n, shortest)
-		for _, order := range []string{"runs", "sorted runs"} {
-			if order == "sorted runs" {
-				keys = sortedRef(keys)
+		for _, c := range []struct {
+			order      string
+			descending bool
+		}{{"runs", false}, {"sorted runs", false}, {"sorted runs", true}} {
+			if c.order == "sorted runs" {
+				keys = sortedRef(keys, false)
 			}
-			where := fmt.Sprintf("%d %T keys in %s", n, keys[0], order)
-			got, err := radixSorted(s, dev, keys)
+			where := fmt.Sprintf("%d %T keys in %s (descending %v)", n, keys[0], c.order, c.descending)
+			got, err := radixSorted(s, dev, keys, orderOptions(c.descending)...)
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
-			if msg := sameBits("RadixSort of "+where, got, sortedRef(keys)); msg != "" {
+			if msg := sameBits("RadixSort of "+where, got, sortedRef(keys, c.descending)); msg != "" {
 				t.Error(msg)
 			}
-			checkPairs[K, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) })
-			checkPairs[K, float64](t, s, dev, where, keys, func(i int) float64 { return float64(i) + 0.5 })
-			checkArgsort(t, s, dev, where, keys)
+			checkPairs[K, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) }, c.descending)
+			checkPairs[K, float64](t, s, dev, where, keys, func(i int) float64 { return float64(i) + 0.5 }, c.descending)
+			checkArgsort(t, s, dev, where, keys, c.descending)
 		}
 	}
 }
@@ -499,4 +541,67 @@ func TestGPURadixTilesOfOneDigit(t *testing.T) {
 	checkOneDigitTiles[uint64](t, s, g, r, lengths, 1<<12)
 	checkOneDigitTiles[int64](t, s, g, r, lengths, 1<<12)
 	checkOneDigitTiles[float64](t, s, g, r, lengths, 1<<12)
+}
+
+// checkBitsInOrder sorts keys of K by random ranges of their bits, in
+// both orders, by RadixSort and SortSlice, and compares with a stable Go
+// sort of the bits asked for: keys that differ only outside them keep
+// their order.
+func checkBitsInOrder[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, r *rand.Rand, n int) {
+	width := 8 * runtime.TypeOf[K]().Size()
+	for range 4 {
+		begin := r.IntN(width)
+		end := begin + 1 + r.IntN(min(width-begin, 12))
+		keys := randomKeys[K](r, n, r.IntN(2) == 0)
+		field := func(k K) uint64 { return orderOf(k) >> begin & (1<<(end-begin) - 1) }
+		for _, descending := range []bool{false, true} {
+			want := slices.Clone(keys)
+			slices.SortStableFunc(want, func(a, b K) int {
+				if descending {
+					a, b = b, a
+				}
+				return cmp.Compare(field(a), field(b))
+			})
+			where := fmt.Sprintf("%d %T keys by bits [%d, %d) (descending %v)", n, keys[0], begin, end, descending)
+			opts := append(orderOptions(descending), sorts.Bits(begin, end))
+			got, err := radixSorted(s, dev, keys, opts...)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if msg := sameBits("RadixSort of "+where, got, want); msg != "" {
+				t.Error(msg)
+			}
+			got, err = sorts.SortSlice(s, keys, opts...)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if msg := sameBits("SortSlice of "+where, got, want); msg != "" {
+				t.Error(msg)
+			}
+		}
+	}
+}
+
+// TestRadixBitsInOrder checks sorts by a range of bits in both orders on
+// the CPU evaluator, in tiles of 128 keys, in one block and by the rank
+// sort.
+func TestRadixBitsInOrder(t *testing.T) {
+	tiled, dev := smallTiles(t)
+	block, err := sorts.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer block.Close()
+	r := rand.New(rand.NewPCG(proptest.Seed(t), 17))
+	ranked, err := sorts.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ranked.Close()
+	ranked.SetRankSortWarps(4)
+	for _, s := range []*sorts.Sorter{tiled, block, ranked} {
+		checkBitsInOrder[uint32](t, s, dev, r, 300)
+		checkBitsInOrder[float32](t, s, dev, r, 300)
+		checkBitsInOrder[int64](t, s, dev, r, 300)
+	}
 }

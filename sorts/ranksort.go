@@ -42,8 +42,8 @@ func rankSortFor[K Key, V Value](s *Sorter, j radixJob[K, V], n int) (int, bool)
 // (kernels.RankSortKernel) in one launch.
 func rankSortRun[K Key, V Value](s *Sorter, j radixJob[K, V], warps int) error {
 	key := radixKernelKey{kind: rankKernel, key: runtime.TypeOf[K](), value: runtime.TypeOf[V](), mode: j.mode,
-		shape: kernels.RadixShape{Threads: warps}}
-	rank, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RankSortKernel[K, V](warps, j.mode) })
+		shape: kernels.RadixShape{Threads: warps}, order: j.order}
+	rank, err := s.radixKernel(key, func() *dsl.Kernel { return kernels.RankSortKernel[K, V](warps, j.mode, j.order) })
 	if err != nil {
 		return err
 	}

@@ -35,9 +35,9 @@ func checkOnStreams(t *testing.T, dev runtime.Device, streams, cases, maxN int, 
 				t.Fatal(err)
 			}
 			defer s.Close()
-			checkKeyType[uint32](t, s, dev, lengths, seed+uint64(i))
-			checkKeyType[int64](t, s, dev, lengths, seed+uint64(i))
-			checkKeyType[float32](t, s, dev, lengths, seed+uint64(i))
+			checkKeyType[uint32](t, s, dev, lengths, seed+uint64(i), false)
+			checkKeyType[int64](t, s, dev, lengths, seed+uint64(i), false)
+			checkKeyType[float32](t, s, dev, lengths, seed+uint64(i), false)
 		})
 	}
 }

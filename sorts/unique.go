@@ -1,7 +1,6 @@
 package sorts
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
 
@@ -15,16 +14,22 @@ import (
 // kept once per bit pattern. It sorts keys in place (RadixSort: the call
 // overwrites them), counts the first keys of runs in each tile, scans the
 // counts and writes the first keys to out, all on the device, and reads
-// back one word: the number of distinct keys.
-func RadixSortUnique[K Key](s *Sorter, out, keys *runtime.Buffer[K]) (int, error) {
+// back one word: the number of distinct keys. Options: Descending (Bits
+// is refused: keys are distinct by all their bits).
+func RadixSortUnique[K Key](s *Sorter, out, keys *runtime.Buffer[K], opts ...RadixOption) (int, error) {
 	return s.locked(func() (int, error) {
+		order, err := uniqueOrder[K]("RadixSortUnique", opts)
+		if err != nil {
+			return 0, err
+		}
 		if err := radixCheckKeys(s, out, "out", keys); err != nil {
 			return 0, err
 		}
 		if err := checkSeparate("out", out, "keys", keys, false); err != nil {
 			return 0, err
 		}
-		if err := radixRun(s, radixJob[K, uint32]{op: "radix sort", keys: keys, outKeys: keys, end: 8 * runtime.TypeOf[K]().Size()}); err != nil {
+		if err := radixRun(s, radixJob[K, uint32]{op: "radix sort", keys: keys, outKeys: keys, end: 8 * runtime.TypeOf[K]().Size(),
+			order: order}); err != nil {
 			return 0, err
 		}
 		return uniqueRun(s, out, keys)
@@ -33,42 +38,47 @@ func RadixSortUnique[K Key](s *Sorter, out, keys *runtime.Buffer[K]) (int, error
 
 // SortUniqueSlice returns the distinct keys sorted (see RadixSortUnique),
 // looking only at the bits in which the keys differ, as SortSlice.
-func SortUniqueSlice[K Key](s *Sorter, keys []K) (distinct []K, err error) {
+// Options: Descending.
+func SortUniqueSlice[K Key](s *Sorter, keys []K, opts ...RadixOption) (distinct []K, err error) {
 	_, err = s.locked(func() (int, error) {
-		n := len(keys)
-		if n > MaxRadixKeys {
-			return 0, fmt.Errorf("sorts: radix sort of %d keys, more than the %d (2^31-1) it takes: %w", n, MaxRadixKeys, ErrTooLarge)
-		}
-		begin, end := varyingBits(keys)
-		if end == 0 {
-			distinct = append([]K{}, keys[:min(n, 1)]...)
-			return 0, nil
-		}
-		r := request{op: "radix sort", keys: n, written: n}
-		if err := s.checkCost(r, 2*uint64(n)*uint64(runtime.TypeOf[K]().Size())); err != nil {
-			return 0, err
-		}
-		in, err := runtime.FromSlice(s.dev, keys)
-		if err != nil {
-			return 0, fmt.Errorf("sorts: %v: copying the keys to %s: %w", r, s.dev.Name(), err)
-		}
-		defer func() { err = errors.Join(err, in.Free()) }()
-		out, err := runtime.Alloc[K](s.dev, n)
-		if err != nil {
-			return 0, fmt.Errorf("sorts: %v: allocating the output on %s: %w", r, s.dev.Name(), err)
-		}
-		defer func() { err = errors.Join(err, out.Free()) }()
-		if err := radixRun(s, radixJob[K, uint32]{op: r.op, keys: in, outKeys: in, begin: begin, end: end}); err != nil {
-			return 0, err
-		}
-		k, err := uniqueRun(s, out, in)
+		order, err := uniqueOrder[K]("SortUniqueSlice", opts)
 		if err != nil {
 			return 0, err
 		}
-		distinct, err = out.View(0, k).ToSlice()
+		distinct, err = uniqueSlice(s, keys, order)
 		return 0, err
 	})
 	return distinct, err
+}
+
+// uniqueSlice is SortUniqueSlice with the Sorter locked.
+func uniqueSlice[K Key](s *Sorter, keys []K, order kernels.Order) ([]K, error) {
+	if err := radixCheckSliceLen(len(keys)); err != nil {
+		return nil, err
+	}
+	begin, end := varyingBits(keys)
+	if end == 0 {
+		return append([]K{}, keys[:min(len(keys), 1)]...), nil
+	}
+	return radixOnSlice(s, keys, func(out, in *runtime.Buffer[K]) (int, error) {
+		if err := radixRun(s, radixJob[K, uint32]{op: "radix sort", keys: in, outKeys: in, begin: begin, end: end, order: order}); err != nil {
+			return 0, err
+		}
+		return uniqueRun(s, out, in)
+	})
+}
+
+// uniqueOrder returns the order the options of the unique sort op ask
+// for, refusing Bits: keys are distinct when any of their bits differ.
+func uniqueOrder[K Key](op string, opts []RadixOption) (kernels.Order, error) {
+	c, err := radixOptions[K](opts)
+	if err != nil {
+		return 0, err
+	}
+	if c.bitsSet {
+		return 0, fmt.Errorf("sorts: %s takes no Bits option: keys are distinct when any of their bits differ", op)
+	}
+	return c.order, nil
 }
 
 // uniqueRun writes the first key of each run of the sorted keys to the

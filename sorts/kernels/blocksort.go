@@ -1,6 +1,8 @@
 package kernels
 
 import (
+	"cmp"
+
 	"github.com/obsidian-go/obsidian/arrays"
 	"github.com/obsidian-go/obsidian/dsl"
 )
@@ -115,19 +117,19 @@ var blockDigitWidths = []int{4, 6, RadixBits}
 // end (0 <= begin < end <= K's bits). Only the first min(len(keysIn),
 // shape.Tile()) keys are sorted: the host passes at most that many.
 // shape's Window and MinBlocks are ignored.
-func RadixBlockKernel[K Key, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
-	return withBits[K](func() *dsl.Kernel { return radixBlock[K, uint64, V](shape, values) },
-		func() *dsl.Kernel { return radixBlock[K, uint32, V](shape, values) })
+func RadixBlockKernel[K Key, V Value](shape RadixShape, values RadixValues, order Order) *dsl.Kernel {
+	return withBits[K](func() *dsl.Kernel { return radixBlock[K, uint64, V](shape, values, order) },
+		func() *dsl.Kernel { return radixBlock[K, uint32, V](shape, values, order) })
 }
 
 // radixBlock is RadixBlockKernel with U the bits of K.
-func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
-	kb := bitsOf[K, U]()
+func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values RadixValues, order Order) *dsl.Kernel {
+	kb := bitsOf[K, U](order)
 	threads := shape.Threads
 	if shape.Check() != nil {
 		threads = 256
 	}
-	k := dsl.NewKernel("radixBlock_"+keyName[K]()+valuesName[V](values), threads)
+	k := dsl.NewKernel("radixBlock_"+keyName[K]()+valuesName[V](values)+order.suffix(), threads)
 	params := oneLaunchParamsOf[K, V](k, values)
 	indexed := values != KeysOnly
 	tile, per, bits := shape.Tile(), shape.PerThread, uint32(shape.Bits)
@@ -145,7 +147,7 @@ func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radi
 		b.For(passes, func(b *dsl.Block, p dsl.U32) {
 			shift := dsl.Let(b, params.begin.Add(p.Mul(dsl.N(bits)))).Exp
 			width := dsl.Let(b, params.end.Sub(shift).Min(dsl.N(bits))).Exp
-			m := rankTile(b, shape, keys, func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) })
+			m := rankTile(b, shape, keys, func(u dsl.Exp[U]) dsl.U32 { return kb.digit(u, shift, width) })
 			ranks := m.HeldRanks(b)
 			keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
 			if indexed {
@@ -174,7 +176,7 @@ func radixBlock[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radi
 		}
 	}
 	k.Body(func(g *dsl.Grid) {
-		if err := shape.Check(); err != nil {
+		if err := cmp.Or(shape.Check(), order.Check()); err != nil {
 			dsl.Let(g, dsl.Invalid[uint32]("RadixBlockKernel: "+err.Error()))
 			return
 		}

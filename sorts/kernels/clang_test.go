@@ -28,20 +28,21 @@ func TestClangCompilesTheTableKernelsAndBlockSort(t *testing.T) {
 		t.Fatal(err)
 	}
 	ks := []*dsl.Kernel{kernels.GlobalHistogramWarpKernel(),
-		kernels.GlobalOccursWarpKernel(), kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly),
-		kernels.RadixBlockKernel[float64, int64](blockShape, kernels.Pairs),
+		kernels.GlobalOccursWarpKernel(), kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly, kernels.Ascending),
+		kernels.RadixBlockKernel[float64, int64](blockShape, kernels.Pairs, kernels.Descending),
 		kernels.RadixBlockKernel[float32, uint32](kernels.RadixShape{Threads: 256, PerThread: 16, Bits: 5, Rank: kernels.RankByCounters},
-			kernels.Positions), kernels.BlockCountKernel(kernels.BlockCountShape{Threads: 1024, PerThread: 8})}
+			kernels.Positions, kernels.Ascending), kernels.BlockCountKernel(kernels.BlockCountShape{Threads: 1024, PerThread: 8})}
 	windowed := kernels.RadixShapeFor(4, 4, 1<<25)
 	windowed.Window = 8
-	ks = append(ks, kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 0, 1<<25), kernels.KeysOnly),
-		kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 4, 1<<16), kernels.Pairs),
-		kernels.RadixPassKernel[float64, int32](kernels.RadixShapeFor(8, 4, 1<<20), kernels.Pairs),
-		kernels.RadixPassKernel[int32, uint32](windowed, kernels.Positions), kernels.RadixHistogramKernel[uint64](windowed, kernels.Pairs),
+	ks = append(ks, kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 0, 1<<25), kernels.KeysOnly, kernels.Ascending),
+		kernels.RadixPassKernel[uint32, uint32](kernels.RadixShapeFor(4, 4, 1<<16), kernels.Pairs, kernels.Ascending),
+		kernels.RadixPassKernel[float64, int32](kernels.RadixShapeFor(8, 4, 1<<20), kernels.Pairs, kernels.Ascending),
+		kernels.RadixPassKernel[int32, uint32](windowed, kernels.Positions, kernels.Descending),
+		kernels.RadixHistogramKernel[uint64](windowed, kernels.Pairs, kernels.Descending),
 		kernels.RadixPassKernel[uint64, float32](kernels.RadixShape{Threads: 128, PerThread: 8, Bits: 5, Rank: kernels.RankByCounters},
-			kernels.Pairs))
-	ks = append(ks, kernels.RankSortKernel[uint32, uint32](8, kernels.KeysOnly), kernels.RankSortKernel[float64, int64](4, kernels.Pairs),
-		kernels.RankSortKernel[int32, uint32](32, kernels.Positions))
+			kernels.Pairs, kernels.Ascending))
+	ks = append(ks, kernels.RankSortKernel[uint32, uint32](8, kernels.KeysOnly, kernels.Ascending), kernels.RankSortKernel[float64, int64](4, kernels.Pairs, kernels.Descending),
+		kernels.RankSortKernel[int32, uint32](32, kernels.Positions, kernels.Ascending))
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)
 	for _, k := range ks {

@@ -38,8 +38,8 @@ func TestEveryKernelBuilds(t *testing.T) {
 		kernels.RangeKernel(), kernels.GlobalOccursKernel(), kernels.PopcountKernel(), kernels.BitsReconstructKernel(),
 		kernels.TileStartsKernel(), kernels.TileReconstructKernel(), kernels.TileTotalsKernel(), kernels.TileScanKernel(),
 		kernels.GlobalHistogramWarpKernel(), kernels.GlobalOccursWarpKernel(), kernels.BitsReconstructWarpKernel(), kernels.BitsReconstructBlockKernel(),
-		kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly), kernels.RadixBlockKernel[float64, float32](blockShape, kernels.Pairs),
-		kernels.RadixBlockKernel[int32, uint32](blockShape, kernels.Positions),
+		kernels.RadixBlockKernel[uint32, uint32](blockShape, kernels.KeysOnly, kernels.Ascending), kernels.RadixBlockKernel[float64, float32](blockShape, kernels.Pairs, kernels.Ascending),
+		kernels.RadixBlockKernel[int32, uint32](blockShape, kernels.Positions, kernels.Ascending),
 		kernels.BlockCountKernel(kernels.BlockCountShape{Threads: 512, PerThread: 16})}
 	ks = append(ks, kernels.SharedHistogramKernels()...)
 	ks = append(ks, kernels.SharedOccursKernels()...)

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/obsidian-go/obsidian/arrays"
@@ -46,6 +47,9 @@ import (
 // floats in IEEE 754 totalOrder (a negative float with all its bits
 // flipped, a positive one with its sign bit flipped), so that -NaN < -Inf
 // < ... < -0 < +0 < ... < +Inf < +NaN, NaNs ordered by their payloads.
+// Every radix kernel takes an Order: in Descending order each digit counts
+// down (2^w-1-d for a digit d of w bits), so that the largest key comes
+// first while the keys move as in an ascending sort, stably.
 
 // RadixBits is the width of the radix sort's digits unless a kernel is
 // built with another: 8 bits, 256 digits.
@@ -277,18 +281,50 @@ const radixHistogramBatch = 8
 // reach global memory with few atomics.
 const RadixHistogramParts = 1024
 
-// keyBits is the bit pattern of keys of type K: U is uint32 or uint64, of
-// K's size. in maps a key's bits to their order-preserving form, out back.
-type keyBits[K Key, U uint32 | uint64] struct {
-	width int  // the bits of U
-	sign  bool // flip the sign bit (signed integers and floats)
-	float bool // flip every other bit of negative floats too
+// Order is the order a radix sort leaves its keys in.
+type Order uint8
+
+const (
+	// Ascending: the smallest key first, floats in IEEE 754 totalOrder.
+	Ascending Order = iota
+	// Descending: the largest key first. Equal keys keep their order, as
+	// in an ascending sort: the sort stays stable.
+	Descending
+)
+
+// orderSuffixes end the names of the kernels of each Order.
+var orderSuffixes = [...]string{Ascending: "", Descending: "_desc"}
+
+// Check returns an error naming o when it is not one of the Orders.
+func (o Order) Check() error {
+	if int(o) >= len(orderSuffixes) {
+		return fmt.Errorf("order %d: want Ascending (%d) or Descending (%d)", o, Ascending, Descending)
+	}
+	return nil
 }
 
-// bitsOf returns the description of K's bits.
-func bitsOf[K Key, U uint32 | uint64]() keyBits[K, U] {
+// suffix returns the end of the name of a kernel that sorts in order o.
+func (o Order) suffix() string {
+	if o.Check() != nil {
+		return fmt.Sprintf("_order%d", o)
+	}
+	return orderSuffixes[o]
+}
+
+// keyBits is the bit pattern of keys of type K: U is uint32 or uint64, of
+// K's size. load maps a key's bits to their order-preserving form, store
+// back.
+type keyBits[K Key, U uint32 | uint64] struct {
+	width      int  // the bits of U
+	sign       bool // flip the sign bit (signed integers and floats)
+	float      bool // flip every other bit of negative floats too
+	descending bool // digits count down (keyBits.digit)
+}
+
+// bitsOf returns the description of K's bits for a sort in order o.
+func bitsOf[K Key, U uint32 | uint64](o Order) keyBits[K, U] {
 	t := dsl.TypeOf[K]()
-	return keyBits[K, U]{width: 8 * t.Size(), sign: t.IsSigned() || t.IsFloat(), float: t.IsFloat()}
+	return keyBits[K, U]{width: 8 * t.Size(), sign: t.IsSigned() || t.IsFloat(), float: t.IsFloat(), descending: o == Descending}
 }
 
 // top returns the highest bit of U's width.
@@ -337,10 +373,18 @@ func (kb keyBits[K, U]) store(u dsl.Exp[U]) dsl.Exp[K] {
 	return dsl.Cast[K](u)
 }
 
-// digit returns the digit of bits u from bit shift, of width bits (at
-// most 32), as a U32.
-func digit[U uint32 | uint64](u dsl.Exp[U], shift, width dsl.U32) dsl.U32 {
-	return dsl.Cast[uint32](u.Shr(dsl.Cast[U](shift))).And(dsl.N(1).Shl(width).Sub(dsl.N(1)))
+// digit returns the digit of order-preserving bits u from bit shift, of
+// width bits (at most 32), as a U32: the bits themselves, or for a sort in
+// Descending order their complement, so that larger keys take smaller
+// digits and come first. Nothing else of a descending sort differs: the
+// keys load and store as in an ascending one, and each pass is as stable.
+func (kb keyBits[K, U]) digit(u dsl.Exp[U], shift, width dsl.U32) dsl.U32 {
+	mask := dsl.N(1).Shl(width).Sub(dsl.N(1))
+	d := dsl.Cast[uint32](u.Shr(dsl.Cast[U](shift))).And(mask)
+	if kb.descending {
+		return d.Xor(mask)
+	}
+	return d
 }
 
 // keyName returns the name of K for kernel names, e.g. "u32" or "f64".
@@ -398,14 +442,14 @@ func withBits[K Key](wide func() *dsl.Kernel, narrow func() *dsl.Kernel) *dsl.Ke
 // (RadixAllInPlace when the output of the keys is their input and, for
 // Pairs, that of the values is theirs; RadixSomeInPlace when only one of
 // them is; else 0).
-func RadixHistogramKernel[K Key](shape RadixShape, values RadixValues) *dsl.Kernel {
-	return withBits[K](func() *dsl.Kernel { return radixHistogram[K, uint64](shape, values) },
-		func() *dsl.Kernel { return radixHistogram[K, uint32](shape, values) })
+func RadixHistogramKernel[K Key](shape RadixShape, values RadixValues, order Order) *dsl.Kernel {
+	return withBits[K](func() *dsl.Kernel { return radixHistogram[K, uint64](shape, values, order) },
+		func() *dsl.Kernel { return radixHistogram[K, uint32](shape, values, order) })
 }
 
 // radixHistogram is RadixHistogramKernel with U the bits of K.
-func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValues) *dsl.Kernel {
-	kb := bitsOf[K, U]()
+func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValues, order Order) *dsl.Kernel {
+	kb := bitsOf[K, U](order)
 	threads := shape.Threads
 	if shape.Check() != nil {
 		threads = 256
@@ -414,7 +458,7 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValu
 	if values == Positions {
 		name += "_positions" // its plan differs (planPasses)
 	}
-	k := dsl.NewKernel(name, threads)
+	k := dsl.NewKernel(name+order.suffix(), threads)
 	keys := dsl.Input[K](k, "keys")
 	hist := dsl.InOut[uint32](k, "hist")
 	plans := dsl.Output[uint32](k, "plans")
@@ -426,7 +470,7 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValu
 	passCount := dsl.Param[uint32](k, "passes")
 	inPlace := dsl.Param[uint32](k, "inPlace")
 	k.Body(func(g *dsl.Grid) {
-		if err := shape.Check(); err != nil {
+		if err := cmp.Or(shape.Check(), order.Check()); err != nil {
 			dsl.Let(g, dsl.Invalid[uint32]("RadixHistogramKernel: "+err.Error()))
 			return
 		}
@@ -452,7 +496,7 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValu
 				arrays.EachStrided(t, bits, first, stride, radixHistogramBatch, func(t *dsl.Thread, _ dsl.U32, u dsl.Exp[U]) {
 					for p := range passes {
 						t.If(shifts[p].Lt(end), func(t *dsl.Thread) {
-							d := digit(u, shifts[p], widths[p])
+							d := kb.digit(u, shifts[p], widths[p])
 							table.Atomic(t, dsl.AtomicAdd, d.Add(dsl.N(uint32(p*digits))), dsl.N(1))
 						})
 					}
@@ -473,7 +517,7 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValu
 				b.ForAll(passCount.Add(dsl.N(1)).Min(dsl.N(uint32(passes+1))), func(t *dsl.Thread, pass dsl.U32) {
 					count := func(i dsl.U32) dsl.U32 { return hist.AtomicLoad(t, i, dsl.Acquire) }
 					u0 := dsl.Let(t, kb.load(keys.At(dsl.N(0)))).Exp
-					plans.Store(t, pass, planPasses(t, shape, kb.width, count, n, u0, begin, end, passCount, pass,
+					plans.Store(t, pass, planPasses(t, shape, kb.width, count, kb.digit, n, u0, begin, end, passCount, pass,
 						inPlace, values == Positions).word())
 				})
 			})
@@ -522,9 +566,9 @@ const (
 // before its values, which follow through the shared memory the keys held
 // (each key's digit kept in a byte), so that a tile needs shared memory
 // for its keys alone; with 4-byte keys both go out at once.
-func RadixPassKernel[K Key, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
-	return withBits[K](func() *dsl.Kernel { return radixPass[K, uint64, V](shape, values) },
-		func() *dsl.Kernel { return radixPass[K, uint32, V](shape, values) })
+func RadixPassKernel[K Key, V Value](shape RadixShape, values RadixValues, order Order) *dsl.Kernel {
+	return withBits[K](func() *dsl.Kernel { return radixPass[K, uint64, V](shape, values, order) },
+		func() *dsl.Kernel { return radixPass[K, uint32, V](shape, values, order) })
 }
 
 // The values of RadixPassKernel's inPlace parameter besides 0.
@@ -576,7 +620,8 @@ func radixPlanOf(w dsl.U32) radixPlan {
 // planPasses returns, computed in thread t, the plan of pass pass (passes
 // for the copy after the last pass) of a sort over bits [begin, end) in
 // passes passes of the given shape, of n keys whose first key's
-// order-preserving bits are u0; count(i) reads word i of the histogram.
+// order-preserving bits are u0; count(i) reads word i of the histogram,
+// digit(u, shift, width) gives a digit as the histogram counted it.
 // Pass q is one-digit when its count of u0's digit is n. Of the others,
 // which rank, the i-th reads the keys the (i-1)-th wrote (the first reads
 // keysIn) and writes keysOut when as many passes that run follow it as
@@ -587,8 +632,9 @@ func radixPlanOf(w dsl.U32) radixPlan {
 // (pass = passes). A sort whose every pass is one-digit copies keysIn to
 // keysOut in its first pass, unless it is in place (the copy is then of
 // the positions alone, for argsort).
-func planPasses[U uint32 | uint64](t *dsl.Thread, shape RadixShape, keyBits int, count func(i dsl.U32) dsl.U32, n dsl.U32,
-	u0 dsl.Exp[U], begin, end, passes, pass, inPlace dsl.U32, positions bool) radixPlan {
+func planPasses[U uint32 | uint64](t *dsl.Thread, shape RadixShape, keyBits int, count func(i dsl.U32) dsl.U32,
+	digit func(u dsl.Exp[U], shift, width dsl.U32) dsl.U32, n dsl.U32, u0 dsl.Exp[U], begin, end, passes, pass, inPlace dsl.U32,
+	positions bool) radixPlan {
 	digits := uint32(shape.Digits())
 	one := func(x dsl.Bool) dsl.U32 { return dsl.Select(x, dsl.N(1), dsl.N(0)) }
 	var ranks, firstSkips []dsl.Bool
@@ -690,13 +736,13 @@ func paddedWriter[T dsl.Scalar](a dsl.Array[T]) arrays.Writer[T] {
 }
 
 // radixPass is RadixPassKernel with U the bits of K.
-func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values RadixValues) *dsl.Kernel {
-	kb := bitsOf[K, U]()
+func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values RadixValues, order Order) *dsl.Kernel {
+	kb := bitsOf[K, U](order)
 	threads := shape.Threads
 	if shape.Check() != nil {
 		threads = 256
 	}
-	k := dsl.NewKernel("radixPass_"+keyName[K]()+valuesName[V](values), threads)
+	k := dsl.NewKernel("radixPass_"+keyName[K]()+valuesName[V](values)+order.suffix(), threads)
 	if shape.Check() == nil {
 		k.MinBlocks(shape.MinBlocks)
 	}
@@ -723,7 +769,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 	begin := dsl.Param[uint32](k, "begin")
 	end := dsl.Param[uint32](k, "end")
 	k.Body(func(g *dsl.Grid) {
-		if err := shape.Check(); err != nil {
+		if err := cmp.Or(shape.Check(), order.Check()); err != nil {
 			dsl.Let(g, dsl.Invalid[uint32]("RadixPassKernel: "+err.Error()))
 			return
 		}
@@ -878,7 +924,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 		// sortTile moves the count keys of tile from first to where the
 		// pass puts them, given the pass's row of the histogram.
 		sortTile := func(b *dsl.Block, tile, first, count dsl.U32, row arrays.Pull[uint32]) {
-			digitOf := func(u dsl.Exp[U]) dsl.U32 { return digit(u, shift, width) }
+			digitOf := func(u dsl.Exp[U]) dsl.U32 { return kb.digit(u, shift, width) }
 			// A ranking by votes has its counters zeroed first, before the
 			// keys load (so that no key waits in a register across the
 			// zeroing), and the barrier of the check for one digit below

@@ -37,7 +37,7 @@ const (
 // It also checks that the kernel zeroes the stale counts it is given.
 func TestRadixHistogramPlansTheSkippedPasses(t *testing.T) {
 	shape := kernels.RadixShape{Threads: 64, PerThread: 2, Bits: 8, Window: 1}
-	k, err := kernels.RadixHistogramKernel[uint32](shape, kernels.KeysOnly).Build()
+	k, err := kernels.RadixHistogramKernel[uint32](shape, kernels.KeysOnly, kernels.Ascending).Build()
 	if err != nil {
 		t.Fatal(err)
 	}

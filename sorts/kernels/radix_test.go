@@ -10,15 +10,19 @@ import (
 )
 
 // radixKernels returns the radix sort's kernels for keys of type K with
-// values of every type, in the default shape for K.
+// values of every type, in the default shape for K, in both orders.
 func radixKernels[K kernels.Key]() []*dsl.Kernel {
 	shape := kernels.RadixShapeFor(dsl.TypeOf[K]().Size(), 0, 1<<20)
-	return []*dsl.Kernel{kernels.RadixHistogramKernel[K](shape, kernels.KeysOnly),
-		kernels.RadixHistogramKernel[K](shape, kernels.Positions),
-		kernels.RadixPassKernel[K, uint32](shape, kernels.KeysOnly), kernels.RadixPassKernel[K, uint32](shape, kernels.Positions),
-		kernels.RadixPassKernel[K, uint32](shape, kernels.Pairs), kernels.RadixPassKernel[K, int32](shape, kernels.Pairs),
-		kernels.RadixPassKernel[K, float32](shape, kernels.Pairs), kernels.RadixPassKernel[K, uint64](shape, kernels.Pairs),
-		kernels.RadixPassKernel[K, int64](shape, kernels.Pairs), kernels.RadixPassKernel[K, float64](shape, kernels.Pairs)}
+	var ks []*dsl.Kernel
+	for _, o := range []kernels.Order{kernels.Ascending, kernels.Descending} {
+		ks = append(ks, kernels.RadixHistogramKernel[K](shape, kernels.KeysOnly, o),
+			kernels.RadixHistogramKernel[K](shape, kernels.Positions, o),
+			kernels.RadixPassKernel[K, uint32](shape, kernels.KeysOnly, o), kernels.RadixPassKernel[K, uint32](shape, kernels.Positions, o),
+			kernels.RadixPassKernel[K, uint32](shape, kernels.Pairs, o), kernels.RadixPassKernel[K, int32](shape, kernels.Pairs, o),
+			kernels.RadixPassKernel[K, float32](shape, kernels.Pairs, o), kernels.RadixPassKernel[K, uint64](shape, kernels.Pairs, o),
+			kernels.RadixPassKernel[K, int64](shape, kernels.Pairs, o), kernels.RadixPassKernel[K, float64](shape, kernels.Pairs, o))
+	}
+	return ks
 }
 
 // TestRadixKernelsBuild builds the radix sort's kernels of every key and
@@ -57,7 +61,7 @@ func TestRadixShapeChecked(t *testing.T) {
 		{kernels.RadixShape{Threads: 64, PerThread: 4, Bits: 9}, "digits of 9 bits"},
 		{kernels.RadixShape{Threads: 64, PerThread: 4, Bits: 8, Window: 33}, "a look-back window of 33 tiles"},
 	} {
-		for _, k := range []*dsl.Kernel{kernels.RadixHistogramKernel[uint32](c.shape, kernels.KeysOnly), kernels.RadixPassKernel[uint32, uint32](c.shape, kernels.KeysOnly)} {
+		for _, k := range []*dsl.Kernel{kernels.RadixHistogramKernel[uint32](c.shape, kernels.KeysOnly, kernels.Ascending), kernels.RadixPassKernel[uint32, uint32](c.shape, kernels.KeysOnly, kernels.Ascending)} {
 			_, err := k.Build()
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s of shape %+v: error %v, want one saying %q", k.Name(), c.shape, err, c.want)
@@ -100,16 +104,16 @@ func (sk sizedKernels) of(keyBytes, valueBytes int, shape kernels.RadixShape) *d
 // passKernels are the pass kernels TestRadixShapesForEverySize builds.
 var passKernels = sizedKernels{
 	keys4: func(sh kernels.RadixShape) *dsl.Kernel {
-		return kernels.RadixPassKernel[uint32, uint32](sh, kernels.KeysOnly)
+		return kernels.RadixPassKernel[uint32, uint32](sh, kernels.KeysOnly, kernels.Ascending)
 	},
 	pairs4: func(sh kernels.RadixShape) *dsl.Kernel {
-		return kernels.RadixPassKernel[uint32, uint64](sh, kernels.Pairs)
+		return kernels.RadixPassKernel[uint32, uint64](sh, kernels.Pairs, kernels.Ascending)
 	},
 	keys8: func(sh kernels.RadixShape) *dsl.Kernel {
-		return kernels.RadixPassKernel[uint64, uint64](sh, kernels.KeysOnly)
+		return kernels.RadixPassKernel[uint64, uint64](sh, kernels.KeysOnly, kernels.Ascending)
 	},
 	pairs8: func(sh kernels.RadixShape) *dsl.Kernel {
-		return kernels.RadixPassKernel[uint64, uint64](sh, kernels.Pairs)
+		return kernels.RadixPassKernel[uint64, uint64](sh, kernels.Pairs, kernels.Ascending)
 	},
 }
 
@@ -117,16 +121,16 @@ var passKernels = sizedKernels{
 // builds.
 var blockKernels = sizedKernels{
 	keys4: func(sh kernels.RadixShape) *dsl.Kernel {
-		return kernels.RadixBlockKernel[uint32, uint32](sh, kernels.KeysOnly)
+		return kernels.RadixBlockKernel[uint32, uint32](sh, kernels.KeysOnly, kernels.Ascending)
 	},
 	pairs4: func(sh kernels.RadixShape) *dsl.Kernel {
-		return kernels.RadixBlockKernel[float32, int64](sh, kernels.Pairs)
+		return kernels.RadixBlockKernel[float32, int64](sh, kernels.Pairs, kernels.Ascending)
 	},
 	keys8: func(sh kernels.RadixShape) *dsl.Kernel {
-		return kernels.RadixBlockKernel[int64, uint64](sh, kernels.KeysOnly)
+		return kernels.RadixBlockKernel[int64, uint64](sh, kernels.KeysOnly, kernels.Ascending)
 	},
 	pairs8: func(sh kernels.RadixShape) *dsl.Kernel {
-		return kernels.RadixBlockKernel[uint64, float64](sh, kernels.Pairs)
+		return kernels.RadixBlockKernel[uint64, float64](sh, kernels.Pairs, kernels.Ascending)
 	},
 }
 
@@ -255,8 +259,8 @@ func TestRadixShapeCheck(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Check of %+v: %v, want an error naming %q", shape, err, c.want)
 		}
-		for _, k := range []*dsl.Kernel{kernels.RadixBlockKernel[uint32, uint32](shape, kernels.KeysOnly),
-			kernels.RadixPassKernel[uint32, uint32](shape, kernels.KeysOnly)} {
+		for _, k := range []*dsl.Kernel{kernels.RadixBlockKernel[uint32, uint32](shape, kernels.KeysOnly, kernels.Ascending),
+			kernels.RadixPassKernel[uint32, uint32](shape, kernels.KeysOnly, kernels.Ascending)} {
 			if _, err := k.Build(); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s of %+v builds with %v, want an error naming %q", k.Name(), shape, err, c.want)
 			}
@@ -264,5 +268,30 @@ func TestRadixShapeCheck(t *testing.T) {
 	}
 	if err := good.Check(); err != nil {
 		t.Errorf("Check of %+v: %v", good, err)
+	}
+}
+
+// TestRadixOrderCheck checks that an order outside Ascending and
+// Descending is named by Check and by every radix kernel built with it.
+func TestRadixOrderCheck(t *testing.T) {
+	for _, o := range []kernels.Order{kernels.Ascending, kernels.Descending} {
+		if err := o.Check(); err != nil {
+			t.Errorf("Check of order %d: %v", o, err)
+		}
+	}
+	const bad = kernels.Order(2)
+	const want = "order 2: want Ascending (0) or Descending (1)"
+	if err := bad.Check(); err == nil || err.Error() != want {
+		t.Errorf("Check of order 2: %v, want %q", err, want)
+	}
+	shape := kernels.RadixShapeFor(4, 0, 1<<20)
+	block := kernels.RadixShape{Threads: 256, PerThread: 8, Bits: 8}
+	for _, k := range []*dsl.Kernel{kernels.RadixHistogramKernel[uint32](shape, kernels.KeysOnly, bad),
+		kernels.RadixPassKernel[float32, uint32](shape, kernels.Pairs, bad),
+		kernels.RadixBlockKernel[int64, uint32](block, kernels.Positions, bad),
+		kernels.RankSortKernel[uint32, uint32](8, kernels.KeysOnly, bad)} {
+		if _, err := k.Build(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s builds with %v, want an error naming %q", k.Name(), err, want)
+		}
 	}
 }

@@ -100,25 +100,29 @@ func RankSortSharedBytes(keyBytes, warps int) int {
 // and end (0 <= begin < end <= K's bits). It sorts the first
 // min(len(keysIn), RankSortMaxKeys) keys: the host passes at most that
 // many.
-func RankSortKernel[K Key, V Value](warps int, values RadixValues) *dsl.Kernel {
-	return withBits[K](func() *dsl.Kernel { return rankSort[K, uint64, V](warps, values) },
-		func() *dsl.Kernel { return rankSort[K, uint32, V](warps, values) })
+func RankSortKernel[K Key, V Value](warps int, values RadixValues, order Order) *dsl.Kernel {
+	return withBits[K](func() *dsl.Kernel { return rankSort[K, uint64, V](warps, values, order) },
+		func() *dsl.Kernel { return rankSort[K, uint32, V](warps, values, order) })
 }
 
 // rankSort is RankSortKernel with U the bits of K.
-func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) *dsl.Kernel {
-	kb := bitsOf[K, U]()
+func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues, order Order) *dsl.Kernel {
+	kb := bitsOf[K, U](order)
 	bad := warps < RankSortMinWarps || warps > RankSortMaxWarps
 	threads := warps * ir.WarpSize
 	if bad {
 		threads = ir.WarpSize
 	}
-	k := dsl.NewKernel("rankSort_"+keyName[K]()+valuesName[V](values), threads)
+	k := dsl.NewKernel("rankSort_"+keyName[K]()+valuesName[V](values)+order.suffix(), threads)
 	params := oneLaunchParamsOf[K, V](k, values)
 	k.Body(func(g *dsl.Grid) {
 		if bad {
 			dsl.Let(g, dsl.Invalid[uint32](fmt.Sprintf("RankSortKernel: %d warps a block, want %d to %d", warps,
 				RankSortMinWarps, RankSortMaxWarps)))
+			return
+		}
+		if err := order.Check(); err != nil {
+			dsl.Let(g, dsl.Invalid[uint32]("RankSortKernel: "+err.Error()))
 			return
 		}
 		n := dsl.Let(g, params.keysIn.Len().Min(dsl.N(RankSortMaxKeys))).Exp
@@ -133,7 +137,11 @@ func rankSort[K Key, U uint32 | uint64, V Value](warps int, values RadixValues) 
 			all := dsl.Shared[U](b, RankSortMaxKeys)
 			counts := dsl.Shared[uint32](b, threads)
 			b.ForAll(n, func(t *dsl.Thread, j dsl.U32) {
-				all.Store(t, j, kb.load(params.keysIn.At(j)).Shr(dsl.Cast[U](params.begin)).And(mask))
+				bits := kb.load(params.keysIn.At(j)).Shr(dsl.Cast[U](params.begin)).And(mask)
+				if kb.descending { // larger keys count as smaller
+					bits = bits.Xor(mask)
+				}
+				all.Store(t, j, bits)
 			})
 			b.Sync()
 			// Warp w counts, for its lane's key, the keys of run w.

@@ -49,7 +49,7 @@ func TestRankSortWarps(t *testing.T) {
 		}
 	}
 	for _, warps := range []int{0, kernels.RankSortMinWarps - 1, kernels.RankSortMaxWarps + 1} {
-		_, err := kernels.RankSortKernel[uint32, uint32](warps, kernels.KeysOnly).Build()
+		_, err := kernels.RankSortKernel[uint32, uint32](warps, kernels.KeysOnly, kernels.Ascending).Build()
 		if err == nil || !strings.Contains(err.Error(), "RankSortKernel: ") || !strings.Contains(err.Error(), " warps a block") {
 			t.Errorf("a rank sort of %d warps: error %v, want one naming its warps", warps, err)
 		}
@@ -60,9 +60,9 @@ func TestRankSortWarps(t *testing.T) {
 // in blocks of warps warps: keys alone, pairs and positions.
 func rankKernels(keyBytes, warps int) []*dsl.Kernel {
 	if keyBytes == 8 {
-		return []*dsl.Kernel{kernels.RankSortKernel[float64, uint32](warps, kernels.KeysOnly),
-			kernels.RankSortKernel[int64, uint64](warps, kernels.Pairs), kernels.RankSortKernel[uint64, uint32](warps, kernels.Positions)}
+		return []*dsl.Kernel{kernels.RankSortKernel[float64, uint32](warps, kernels.KeysOnly, kernels.Ascending),
+			kernels.RankSortKernel[int64, uint64](warps, kernels.Pairs, kernels.Ascending), kernels.RankSortKernel[uint64, uint32](warps, kernels.Positions, kernels.Ascending)}
 	}
-	return []*dsl.Kernel{kernels.RankSortKernel[uint32, uint32](warps, kernels.KeysOnly),
-		kernels.RankSortKernel[float32, float64](warps, kernels.Pairs), kernels.RankSortKernel[int32, uint32](warps, kernels.Positions)}
+	return []*dsl.Kernel{kernels.RankSortKernel[uint32, uint32](warps, kernels.KeysOnly, kernels.Ascending),
+		kernels.RankSortKernel[float32, float64](warps, kernels.Pairs, kernels.Ascending), kernels.RankSortKernel[int32, uint32](warps, kernels.Positions, kernels.Ascending)}
 }

@@ -23,7 +23,7 @@ const (
 // runStarts returns the positions of tile tile of keys, as a Pull array of
 // the tile's length, and whether the key at a position starts a run.
 func runStarts[K Key, U uint32 | uint64](b *dsl.Block, keys dsl.Array[K], tile dsl.U32) (arrays.Pull[uint32], func(dsl.U32) dsl.Bool) {
-	kb := bitsOf[K, U]()
+	kb := bitsOf[K, U](Ascending) // equality alone: either order's bits
 	first := dsl.Let(b, tile.Mul(dsl.N(UniqueTile))).Exp
 	count := dsl.Let(b, keys.Len().Sub(first).Min(dsl.N(UniqueTile))).Exp
 	at := arrays.Generate(count, func(i dsl.U32) dsl.U32 { return first.Add(i) })
