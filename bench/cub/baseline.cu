@@ -15,6 +15,10 @@
 //   cub_pairs_full   cub::DeviceRadixSort::SortPairs, uint32 values 0..N-1,
 //                    over all the bits of K;
 //   cub_pairs_bits   the same over bits [0, b) (uint32 keys);
+//   cub_radix_desc   cub::DeviceRadixSort::SortKeysDescending over all the
+//                    bits of K;
+//   cub_pairs_desc   cub::DeviceRadixSort::SortPairsDescending, uint32
+//                    values 0..N-1, over all the bits of K;
 //   thrust_sort      thrust::sort in place (its own temporary allocation and
 //                    final synchronisation included, as a Thrust user gets it);
 //   cub_sort_unique  the radix sort (over [0, b) for uint32 keys, all bits
@@ -24,9 +28,10 @@
 //                    modulo 2^32), beside which the library's scan is timed.
 //
 // Checks, on the host after the first timed method run: sorts element by
-// element against std::sort; pairs also that the values are a permutation of
-// 0..N-1 whose keys are the sorted keys, equal keys in the order of their
-// indices (CUB's radix sort is stable); sort+unique against std::unique and
+// element against std::sort (reversed for the descending sorts); pairs also
+// that the values are a permutation of 0..N-1 whose keys are the sorted keys,
+// equal keys in the order of their indices (CUB's radix sort is stable, in
+// either order); sort+unique against std::unique and
 // its count; the scan against the host's sums. A wrong result prints what was
 // wrong and exits with status 1.
 //
@@ -359,6 +364,30 @@ static void bench_keys(const Distribution &dist, const std::vector<K> &keys, int
     check_argsort(Check{n, dist, r.pairs_method}, buf.values_out, keys, sorted);
     print_row(n, dist, r.pairs_method, t, runs);
   }
+
+  std::vector<K> descending(sorted.rbegin(), sorted.rend());
+  CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, need, buf.keys, buf.out, n));
+  buf.reserve(need);
+  buf.poison();
+  t = time_runs(runs, nothing, [&] {
+    size_t temp_bytes = buf.temp_bytes;
+    CHECK(cub::DeviceRadixSort::SortKeysDescending(buf.temp, temp_bytes, buf.keys, buf.out, n));
+  });
+  check_keys(Check{n, dist, "cub_radix_desc"}, buf.out, descending);
+  print_row(n, dist, "cub_radix_desc", t, runs);
+
+  CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, need, buf.keys, buf.out, buf.values,
+                                                  buf.values_out, n));
+  buf.reserve(need);
+  buf.poison();
+  t = time_runs(runs, nothing, [&] {
+    size_t temp_bytes = buf.temp_bytes;
+    CHECK(cub::DeviceRadixSort::SortPairsDescending(buf.temp, temp_bytes, buf.keys, buf.out,
+                                                    buf.values, buf.values_out, n));
+  });
+  check_keys(Check{n, dist, "cub_pairs_desc"}, buf.out, descending);
+  check_argsort(Check{n, dist, "cub_pairs_desc"}, buf.values_out, keys, descending);
+  print_row(n, dist, "cub_pairs_desc", t, runs);
 
   buf.poison();
   t = time_runs(

@@ -115,8 +115,9 @@ func TestBaselineOnFakeCUDA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		u32 := []string{cubRadixBits, cubRadixFull, cubPairsBits, cubPairsFull, thrustSort, cubSortUnique, cubScan, memcpyMethod}
-		other := []string{cubRadixFull, cubPairsFull, thrustSort, cubSortUnique, memcpyMethod}
+		u32 := []string{cubRadixBits, cubRadixFull, cubPairsBits, cubPairsFull, cubRadixDesc, cubPairsDesc, thrustSort, cubSortUnique, cubScan,
+			memcpyMethod}
+		other := []string{cubRadixFull, cubPairsFull, cubRadixDesc, cubPairsDesc, thrustSort, cubSortUnique, memcpyMethod}
 		for _, n := range []int{300, 64} {
 			for _, d := range distributions() {
 				want := u32

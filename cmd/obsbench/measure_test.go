@@ -160,10 +160,27 @@ func hostMethod[K key](name string, values bool, check func(*call[K], int, *refe
 
 // argsort returns keys sorted and the stable argsort.
 func argsort[K key](keys []K) ([]K, []uint32) {
+	return argsortBy(keys, func(a, b K) int { return cmp.Compare(a, b) })
+}
+
+// argsortDescending returns keys sorted largest first and the stable
+// argsort into that order.
+func argsortDescending[K key](keys []K) ([]K, []uint32) {
+	return argsortBy(keys, func(a, b K) int { return cmp.Compare(b, a) })
+}
+
+// argsortBy returns keys sorted by order and the stable argsort.
+func argsortBy[K key](keys []K, order func(a, b K) int) ([]K, []uint32) {
 	idx := fill(len(keys), func(i int) uint32 { return uint32(i) })
-	slices.SortStableFunc(idx, func(a, b uint32) int { return cmp.Compare(keys[a], keys[b]) })
+	slices.SortStableFunc(idx, func(a, b uint32) int { return order(keys[a], keys[b]) })
 	sorted := fill(len(keys), func(i int) K { return keys[idx[i]] })
 	return sorted, idx
+}
+
+// argsortOnly checks the values alone of a method whose keys are left as
+// they were: the stable argsort of the keys.
+func argsortOnly[K key](c *call[K], count int, ref *reference[K]) error {
+	return checkArgsort(c, count, ref.keys, ref.sorted)
 }
 
 // TestMethodsOfOtherKeyTypes runs methods of uint64, float32 and pairs
@@ -180,10 +197,16 @@ func TestMethodsOfOtherKeyTypes(t *testing.T) {
 		hostMethod("sort64", false, checkSorted[uint64], func(k []uint64) ([]uint64, []uint32) { return sortedCopy(k), nil }),
 		hostMethod("sortf32", false, checkSorted[float32], func(k []float32) ([]float32, []uint32) { return sortedCopy(k), nil }),
 		hostMethod("pairs", true, checkPairs[uint32], argsort[uint32]),
-		hostMethod("argsort", true, checkArgsort[float32], func(k []float32) ([]float32, []uint32) {
+		hostMethod("argsort", true, argsortOnly[float32], func(k []float32) ([]float32, []uint32) {
 			_, idx := argsort(k)
 			return k, idx
 		}),
+		hostMethod("sort64_desc", false, checkDescending[uint64], func(k []uint64) ([]uint64, []uint32) {
+			sorted := sortedCopy(k)
+			slices.Reverse(sorted)
+			return sorted, nil
+		}),
+		hostMethod("pairs_desc", true, checkPairsDescending[uint32], argsortDescending[uint32]),
 	}
 	b.methods = right
 	rows, err := b.measure([]int{300})
@@ -194,7 +217,7 @@ func TestMethodsOfOtherKeyTypes(t *testing.T) {
 	for _, r := range rows {
 		got = append(got, r.dist+"/"+r.method)
 	}
-	if want := []string{"U64/sort64", "F32/sortf32", "F32/argsort", "few16/pairs"}; !slices.Equal(got, want) {
+	if want := []string{"U64/sort64", "U64/sort64_desc", "F32/sortf32", "F32/argsort", "few16/pairs", "few16/pairs_desc"}; !slices.Equal(got, want) {
 		t.Errorf("rows %v, want %v", got, want)
 	}
 	for _, m := range []method{
@@ -210,10 +233,22 @@ func TestMethodsOfOtherKeyTypes(t *testing.T) {
 			}
 			return sorted, idx
 		}),
-		hostMethod("wrong_index", true, checkArgsort[float32], func(k []float32) ([]float32, []uint32) {
+		hostMethod("wrong_index", true, argsortOnly[float32], func(k []float32) ([]float32, []uint32) {
 			_, idx := argsort(k)
 			idx[7] = idx[8]
 			return k, idx
+		}),
+		hostMethod("ascending_for_desc", false, checkDescending[uint64], func(k []uint64) ([]uint64, []uint32) { return sortedCopy(k), nil }),
+		hostMethod("ascending_pairs_for_desc", true, checkPairsDescending[uint32], argsort[uint32]),
+		hostMethod("unstable_desc", true, checkPairsDescending[uint32], func(k []uint32) ([]uint32, []uint32) {
+			sorted, idx := argsortDescending(k)
+			for i := 1; i < len(idx); i++ {
+				if sorted[i] == sorted[i-1] {
+					idx[i], idx[i-1] = idx[i-1], idx[i]
+					break
+				}
+			}
+			return sorted, idx
 		}),
 	} {
 		b.methods = []method{m}
@@ -267,12 +302,13 @@ func TestWrongResultIsAnError(t *testing.T) {
 
 // TestMethodFiltering checks which of ourMethods each distribution gets:
 // the counting sorts only uint32 keys of a range they can hold, 1-H-P only
-// distinct ones, the scan, the radix sorts and the picked sort every uint32
-// distribution, and the float and uint64 keys their radix sorts.
+// distinct ones, the scan, the radix sorts (in both orders) and the picked
+// sort every uint32 distribution, and the float and uint64 keys their radix
+// sorts.
 func TestMethodFiltering(t *testing.T) {
 	distinct := methodNames(ourMethods)
 	all := slices.DeleteFunc(slices.Clone(distinct), func(m string) bool { return m == obsHPDistinct })
-	wide := append([]string{obsScan, obsSort, obsRadixBits, obsRadixFull, obsPairsFull, obsPairsBits, obsNotesRadix},
+	wide := append([]string{obsScan, obsSort, obsRadixBits, obsRadixFull, obsPairsFull, obsRadixDesc, obsPairsDesc, obsPairsBits, obsNotesRadix},
 		methodNames(networkMethods())...)
 	for _, tc := range []struct {
 		dist string
@@ -288,8 +324,8 @@ func TestMethodFiltering(t *testing.T) {
 		{"sorted", 1 << 30, distinct},
 		{"reverse", 1 << 10, distinct},
 		{"unique", 1_000_003, distinct},
-		{"U64", 1 << 10, []string{obsRadixFull, obsPairsFull}},
-		{"F32", 1 << 10, []string{obsRadixFull}},
+		{"U64", 1 << 10, []string{obsRadixFull, obsPairsFull, obsRadixDesc, obsPairsDesc}},
+		{"F32", 1 << 10, []string{obsRadixFull, obsRadixDesc}},
 	} {
 		var got []string
 		switch d := distNamed(t, tc.dist).(type) {

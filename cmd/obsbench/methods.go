@@ -162,29 +162,50 @@ var ourMethods = append([]method{
 	},
 }, append(moreMethods, networkMethods()...)...)
 
+// radixVariant is a way radixMethod sorts: keys alone or pairs, in
+// ascending or descending order.
+type radixVariant struct {
+	pairs, descending bool
+}
+
+// radixVariants are the names of each radixVariant's method and rival.
+var radixVariants = map[radixVariant]struct {
+	name, against string
+}{
+	{false, false}: {obsRadixFull, cubRadixFull},
+	{true, false}:  {obsPairsFull, cubPairsFull},
+	{false, true}:  {obsRadixDesc, cubRadixDesc},
+	{true, true}:   {obsPairsDesc, cubPairsDesc},
+}
+
 // radixMethod returns the radix sort of keys of K over all their bits, of
-// pairs with uint32 values when pairs is set, compared with CUB's sort of
-// the same.
-func radixMethod[K key](pairs bool) *sortMethod[K] {
-	m := &sortMethod[K]{name: obsRadixFull, against: cubRadixFull, check: checkSorted[K], values: pairs}
-	m.run = func(b *bench, c *call[K]) (int, error) {
-		s, err := use(b, openSorter)
-		if err != nil {
-			return 0, err
-		}
-		return c.keys.Len(), sorts.RadixSort(s, c.out, c.keys)
+// pairs with uint32 values when v.pairs is set, largest first when
+// v.descending is, compared with CUB's sort of the same.
+func radixMethod[K key](v radixVariant) *sortMethod[K] {
+	names := radixVariants[v]
+	var opts []sorts.RadixOption
+	check := checkSorted[K]
+	if v.pairs {
+		check = checkPairs[K]
 	}
-	if pairs {
-		m.name, m.against, m.check = obsPairsFull, cubPairsFull, checkPairs[K]
-		m.run = func(b *bench, c *call[K]) (int, error) {
+	if v.descending {
+		opts = append(opts, sorts.Descending())
+		check = checkDescending[K]
+		if v.pairs {
+			check = checkPairsDescending[K]
+		}
+	}
+	return &sortMethod[K]{name: names.name, against: names.against, check: check, values: v.pairs,
+		run: func(b *bench, c *call[K]) (int, error) {
 			s, err := use(b, openSorter)
 			if err != nil {
 				return 0, err
 			}
-			return c.keys.Len(), sorts.SortPairs(s, c.out, c.valuesOut, c.keys, c.values)
-		}
-	}
-	return m
+			if v.pairs {
+				return c.keys.Len(), sorts.SortPairs(s, c.out, c.valuesOut, c.keys, c.values, opts...)
+			}
+			return c.keys.Len(), sorts.RadixSort(s, c.out, c.keys, opts...)
+		}}
 }
 
 // rangeMethod returns a method on uint32 keys told the keys' range, run by
@@ -223,8 +244,11 @@ var moreMethods = []method{
 	rangeMethod(obsRadixBits, anySpan, func(s *sorts.Sorter, c *call[uint32]) error {
 		return sorts.RadixSort(s, c.out, c.keys, sorts.Bits(0, c.span.bits()))
 	}),
-	radixMethod[uint32](false), radixMethod[uint64](false), radixMethod[float32](false),
-	radixMethod[uint32](true), radixMethod[uint64](true),
+	radixMethod[uint32](radixVariant{}), radixMethod[uint64](radixVariant{}), radixMethod[float32](radixVariant{}),
+	radixMethod[uint32](radixVariant{pairs: true}), radixMethod[uint64](radixVariant{pairs: true}),
+	radixMethod[uint32](radixVariant{descending: true}), radixMethod[uint64](radixVariant{descending: true}),
+	radixMethod[float32](radixVariant{descending: true}), radixMethod[uint32](radixVariant{pairs: true, descending: true}),
+	radixMethod[uint64](radixVariant{pairs: true, descending: true}),
 	&sortMethod[uint32]{
 		name:    obsPairsBits,
 		against: cubPairsBits,

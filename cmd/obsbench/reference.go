@@ -15,6 +15,7 @@ import (
 type reference[K key] struct {
 	keys, sorted []K
 	distinct     []K // made on first use
+	descending   []K // the keys largest first, made on first use
 }
 
 // newReference sorts keys for the checks.
@@ -30,9 +31,24 @@ func (r *reference[K]) distinctKeys() []K {
 	return r.distinct
 }
 
+// descendingKeys returns the keys sorted largest first.
+func (r *reference[K]) descendingKeys() []K {
+	if r.descending == nil {
+		r.descending = slices.Clone(r.sorted)
+		slices.Reverse(r.descending)
+	}
+	return r.descending
+}
+
 // checkSorted checks a sort: out holds the keys in ascending order.
 func checkSorted[K key](c *call[K], count int, ref *reference[K]) error {
 	return compare(c.out, count, ref.sorted)
+}
+
+// checkDescending checks a sort largest first: out holds the keys in
+// descending order.
+func checkDescending[K key](c *call[K], count int, ref *reference[K]) error {
+	return compare(c.out, count, ref.descendingKeys())
 }
 
 // checkDistinct checks a sort that removes duplicates: out holds the
@@ -56,17 +72,29 @@ func checkScan(c *call[uint32], count int, ref *reference[uint32]) error {
 // checkPairs checks a stable sort of pairs whose values are the keys'
 // indices: out holds the keys sorted and valuesOut the stable argsort.
 func checkPairs[K key](c *call[K], count int, ref *reference[K]) error {
-	if err := compare(c.out, count, ref.sorted); err != nil {
-		return fmt.Errorf("keys: %w", err)
-	}
-	return checkArgsort(c, count, ref)
+	return checkPairsIn(c, count, ref.keys, ref.sorted)
 }
 
-// checkArgsort checks a stable argsort: valuesOut holds each index of the
-// keys once, in the order of the keys, equal keys in the order of their
-// indices.
-func checkArgsort[K key](c *call[K], count int, ref *reference[K]) error {
-	n := len(ref.keys)
+// checkPairsDescending checks a stable sort of pairs largest first, as
+// checkPairs: equal keys still in the order of their indices.
+func checkPairsDescending[K key](c *call[K], count int, ref *reference[K]) error {
+	return checkPairsIn(c, count, ref.keys, ref.descendingKeys())
+}
+
+// checkPairsIn checks a stable sort of pairs of keys with their indices
+// into the order of sorted.
+func checkPairsIn[K key](c *call[K], count int, keys, sorted []K) error {
+	if err := compare(c.out, count, sorted); err != nil {
+		return fmt.Errorf("keys: %w", err)
+	}
+	return checkArgsort(c, count, keys, sorted)
+}
+
+// checkArgsort checks a stable argsort of keys into the order of sorted:
+// valuesOut holds each index of the keys once, in the order of the keys,
+// equal keys in the order of their indices.
+func checkArgsort[K key](c *call[K], count int, keys, sorted []K) error {
+	n := len(keys)
 	if count != n {
 		return fmt.Errorf("%d results, want %d", count, n)
 	}
@@ -81,9 +109,9 @@ func checkArgsort[K key](c *call[K], count int, ref *reference[K]) error {
 			return fmt.Errorf("value %d is %d, not an index of the %d keys", i, v, n)
 		case seen[v]:
 			return fmt.Errorf("value %d is %d, an index already seen", i, v)
-		case ref.keys[v] != ref.sorted[i]:
-			return fmt.Errorf("value %d is %d, whose key %v is not the sorted key %v", i, v, ref.keys[v], ref.sorted[i])
-		case i > 0 && ref.sorted[i-1] == ref.sorted[i] && got[i-1] > v:
+		case keys[v] != sorted[i]:
+			return fmt.Errorf("value %d is %d, whose key %v is not the sorted key %v", i, v, keys[v], sorted[i])
+		case i > 0 && sorted[i-1] == sorted[i] && got[i-1] > v:
 			return fmt.Errorf("values %d and %d are %d and %d: equal keys out of their order", i-1, i, got[i-1], v)
 		}
 		seen[v] = true

@@ -35,6 +35,9 @@ const (
 	// with uint32 values.
 	obsRadixFull = "obs_radix_full"
 	obsPairsFull = "obs_pairs_full"
+	// The same largest first (sorts.Descending).
+	obsRadixDesc = "obs_radix_desc"
+	obsPairsDesc = "obs_pairs_desc"
 	// The radix sort told the range's bits, of keys and of pairs with
 	// uint32 values.
 	obsRadixBits = "obs_radix_bits"
@@ -57,6 +60,10 @@ const (
 	// ways.
 	cubPairsFull = "cub_pairs_full"
 	cubPairsBits = "cub_pairs_bits"
+	// SortKeysDescending and SortPairsDescending (uint32 values) over every
+	// bit of the key type.
+	cubRadixDesc = "cub_radix_desc"
+	cubPairsDesc = "cub_pairs_desc"
 	thrustSort   = "thrust_sort"
 	// The radix sort (told the range's bits for uint32 keys), then
 	// cub::DeviceSelect::Unique.
@@ -68,7 +75,8 @@ const (
 )
 
 // baselineMethods are the baseline's methods, in its order.
-var baselineMethods = []string{cubRadixBits, cubRadixFull, cubPairsBits, cubPairsFull, thrustSort, cubSortUnique, cubScan, memcpyMethod}
+var baselineMethods = []string{cubRadixBits, cubRadixFull, cubPairsBits, cubPairsFull, cubRadixDesc, cubPairsDesc, thrustSort, cubSortUnique,
+	cubScan, memcpyMethod}
 
 // methodOrder is the order of the methods in the CSV, the charts' legends
 // and their colours: ourMethods, then the baseline's.

@@ -32,6 +32,42 @@ struct DeviceRadixSort {
                                KeyT *d_keys_out, const ValueT *d_values_in, ValueT *d_values_out,
                                NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
                                cudaStream_t = nullptr) {
+    return Sort(false, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                num_items, begin_bit, end_bit);
+  }
+
+  template <typename KeyT, typename ValueT, typename NumItemsT>
+  static cudaError_t SortPairsDescending(void *d_temp_storage, size_t &temp_storage_bytes, const KeyT *d_keys_in,
+                                         KeyT *d_keys_out, const ValueT *d_values_in, ValueT *d_values_out,
+                                         NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                                         cudaStream_t = nullptr) {
+    return Sort(true, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                num_items, begin_bit, end_bit);
+  }
+
+  template <typename KeyT, typename NumItemsT>
+  static cudaError_t SortKeys(void *d_temp_storage, size_t &temp_storage_bytes, const KeyT *d_keys_in,
+                              KeyT *d_keys_out, NumItemsT num_items, int begin_bit = 0,
+                              int end_bit = sizeof(KeyT) * 8, cudaStream_t = nullptr) {
+    return Sort<KeyT, uint32_t>(false, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, nullptr, nullptr,
+                                num_items, begin_bit, end_bit);
+  }
+
+  template <typename KeyT, typename NumItemsT>
+  static cudaError_t SortKeysDescending(void *d_temp_storage, size_t &temp_storage_bytes, const KeyT *d_keys_in,
+                                        KeyT *d_keys_out, NumItemsT num_items, int begin_bit = 0,
+                                        int end_bit = sizeof(KeyT) * 8, cudaStream_t = nullptr) {
+    return Sort<KeyT, uint32_t>(true, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, nullptr, nullptr,
+                                num_items, begin_bit, end_bit);
+  }
+
+ private:
+  // Sort is every method: a stable sort by the bits, largest first when
+  // descending.
+  template <typename KeyT, typename ValueT, typename NumItemsT>
+  static cudaError_t Sort(bool descending, void *d_temp_storage, size_t &temp_storage_bytes, const KeyT *d_keys_in,
+                          KeyT *d_keys_out, const ValueT *d_values_in, ValueT *d_values_out, NumItemsT num_items,
+                          int begin_bit, int end_bit) {
     if (d_temp_storage == nullptr) {
       temp_storage_bytes = 64;
       return cudaSuccess;
@@ -39,6 +75,9 @@ struct DeviceRadixSort {
     std::vector<size_t> idx(num_items);
     std::iota(idx.begin(), idx.end(), size_t(0));
     std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+      if (descending) {
+        std::swap(a, b);
+      }
       return fake::ordered(d_keys_in[a], begin_bit, end_bit) < fake::ordered(d_keys_in[b], begin_bit, end_bit);
     });
     std::vector<KeyT> keys(d_keys_in, d_keys_in + num_items);
@@ -60,14 +99,6 @@ struct DeviceRadixSort {
       }
     }
     return cudaSuccess;
-  }
-
-  template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeys(void *d_temp_storage, size_t &temp_storage_bytes, const KeyT *d_keys_in,
-                              KeyT *d_keys_out, NumItemsT num_items, int begin_bit = 0,
-                              int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = nullptr) {
-    return SortPairs<KeyT, uint32_t>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, nullptr,
-                                     nullptr, num_items, begin_bit, end_bit, stream);
   }
 };
 }  // namespace cub
