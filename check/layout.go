@@ -32,9 +32,10 @@ type control struct {
 }
 
 // reference is a use of a shared array by the statement numbered at.
+// fills is the number of the For or While loop whose every iteration the
+// use writes the whole array in (see fillsLoop), 0 for none.
 type reference struct {
-	at   int
-	read bool
+	at, fills int
 }
 
 // lifetimes holds the numbered kernel.
@@ -169,9 +170,17 @@ func number(k *ir.Kernel) *lifetimes {
 	dep := analyseDependence(k)
 	n := 0
 	// inThreads counts the ForAlls of thread or warp bodies around the
-	// statement, loops the For and While loops.
+	// statement, loops the For and While loops; around lists the control
+	// statements around it, innermost last, with their numbers.
 	inThreads, loops := 0, 0
+	var around []numbered
 	var walk func(body []ir.Stmt)
+	// nested walks body inside s, numbered at.
+	nested := func(s ir.Stmt, at int, body []ir.Stmt) {
+		around = append(around, numbered{s, at})
+		walk(body)
+		around = around[:len(around)-1]
+	}
 	walk = func(body []ir.Stmt) {
 		for _, s := range body {
 			if s == nil {
@@ -182,39 +191,39 @@ func number(k *ir.Kernel) *lifetimes {
 			for _, e := range ir.Exprs(s) {
 				ir.WalkExpr(e, func(e ir.Expr) {
 					if l, ok := e.(*ir.Load); ok && shared[l.Array] {
-						lt.refs[l.Array] = append(lt.refs[l.Array], reference{at: at, read: true})
+						lt.refs[l.Array] = append(lt.refs[l.Array], reference{at: at})
 					}
 				})
 			}
 			switch s := s.(type) {
 			case *ir.Store:
 				if shared[s.Array] {
-					lt.refs[s.Array] = append(lt.refs[s.Array], reference{at: at})
+					lt.refs[s.Array] = append(lt.refs[s.Array], reference{at: at, fills: fillsLoop(s, around)})
 				}
 			case *ir.Atomic:
 				if shared[s.Array] {
-					lt.refs[s.Array] = append(lt.refs[s.Array], reference{at: at, read: true})
+					lt.refs[s.Array] = append(lt.refs[s.Array], reference{at: at})
 				}
 			case *ir.Sync:
 				if s.Level == ir.BlockLevel {
 					lt.syncs = append(lt.syncs, at)
 				}
 			case *ir.If:
-				walk(s.Then)
+				nested(s, at, s.Then)
 				then := span{at + 1, n}
-				walk(s.Else)
+				nested(s, at, s.Else)
 				if inThreads == 0 && loops == 0 && dep.of(s.Cond) == uniform {
 					lt.arms = append(lt.arms, [2]span{then, {then.hi + 1, n}})
 				}
 				lt.controls = append(lt.controls, control{span: span{at, n}})
 			case *ir.For:
 				loops++
-				walk(s.Body)
+				nested(s, at, s.Body)
 				loops--
 				lt.controls = append(lt.controls, control{span: span{at, n}, loop: true})
 			case *ir.While:
 				loops++
-				walk(s.Body)
+				nested(s, at, s.Body)
 				loops--
 				lt.controls = append(lt.controls, control{span: span{at, n}, loop: true})
 			case *ir.ForAll:
@@ -222,7 +231,7 @@ func number(k *ir.Kernel) *lifetimes {
 				if !grid {
 					inThreads++
 				}
-				walk(s.Body)
+				nested(s, at, s.Body)
 				if !grid {
 					inThreads--
 				}
@@ -237,16 +246,49 @@ func number(k *ir.Kernel) *lifetimes {
 	return lt
 }
 
+// numbered is a control statement and its number.
+type numbered struct {
+	s  ir.Stmt
+	at int
+}
+
+// fillsLoop returns the number of the For or While loop in whose every
+// iteration the store to a shared array writes all of it, or 0: the
+// store's index is the index of a ForAll of the block's threads over at
+// least the array's length, and that ForAll lies directly in the loop's
+// body, so that nothing skips it. around lists the control statements
+// around the store, innermost last.
+func fillsLoop(s *ir.Store, around []numbered) int {
+	if len(around) < 2 || s.Array.PerWarp {
+		return 0
+	}
+	threads, ok := around[len(around)-1].s.(*ir.ForAll)
+	if !ok || threads.Kind != ir.BlockThreads || s.Index != ir.Expr(threads.Var) {
+		return 0
+	}
+	if count, ok := ConstValue(threads.Count); !ok || count.Bits < uint64(s.Array.Size) {
+		return 0
+	}
+	switch loop := around[len(around)-2]; loop.s.(type) {
+	case *ir.For, *ir.While:
+		return loop.at
+	}
+	return 0
+}
+
 // lifetime is the span from the first to the last reference, widened to
-// every loop that has references both inside and outside it, or whose first
-// reference inside is a read (of a value from the previous iteration).
+// every For or While loop that has references both inside and outside it,
+// or whose first reference inside it is anything but a write of the whole
+// array in every iteration (fillsLoop): an iteration may then read what an
+// earlier one wrote. The iterations of a GridBlocks loop are blocks of
+// their own, which never read what another wrote.
 func (lt *lifetimes) lifetime(refs []reference) span {
 	s := span{refs[0].at, refs[0].at}
 	for _, r := range refs {
 		s.lo, s.hi = min(s.lo, r.at), max(s.hi, r.at)
 	}
 	for _, c := range lt.controls {
-		if !c.loop {
+		if !c.loop || c.barrierAtEnd {
 			continue
 		}
 		var first *reference
@@ -258,7 +300,7 @@ func (lt *lifetimes) lifetime(refs []reference) span {
 				first = &refs[i]
 			}
 		}
-		if first != nil && (outside || first.read) {
+		if first != nil && (outside || first.fills != c.lo) {
 			s.lo, s.hi = min(s.lo, c.lo), max(s.hi, c.hi)
 		}
 	}

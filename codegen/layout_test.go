@@ -128,6 +128,48 @@ func TestLayoutInLoopsNeedsABarrierBeforeTheNextIteration(t *testing.T) {
 	}
 }
 
+// In a loop whose iterations are separated by barriers, x may share y's
+// bytes only when each iteration writes the whole of x before reading it:
+// a write of x that an If may skip, or one that covers part of x, leaves
+// the previous iteration's x to be read, which y overwrote.
+func TestLayoutInLoopsKeepsAnArrayNotWrittenWholeEachIteration(t *testing.T) {
+	offsets := func(first func(x *ir.Array, i, r *ir.Var) ir.Stmt) (int, int) {
+		out := global("out", ir.Uint32, ir.Output, 2)
+		x, y := shared("x", ir.Uint32, 64, 3), shared("y", ir.Uint32, 64, 4)
+		i1, i2, i3, i4, r := v("i1", ir.Uint32), v("i2", ir.Uint32), v("i3", ir.Uint32), v("i4", ir.Uint32),
+			v("r", ir.Uint32)
+		loop := &ir.For{Var: r, Count: u32(4), Pos: at(10), Body: []ir.Stmt{
+			first(x, i1, r), sync(12),
+			forAll(ir.BlockThreads, i2, u32(64), 13, store(out, i2, load(x, i2, 13), 13)), sync(14),
+			forAll(ir.BlockThreads, i3, u32(64), 15, store(y, i3, r, 15)), sync(16),
+			forAll(ir.BlockThreads, i4, u32(64), 17, store(out, i4, load(y, i4, 17), 17)), sync(18),
+		}}
+		_, c := mustCUDA(t, kernel("loop", []*ir.Array{out}, []*ir.Array{x, y}, blocks(1, 9, loop)))
+		return c.Shared[0].Offset, c.Shared[1].Offset
+	}
+	whole := func(x *ir.Array, i, r *ir.Var) ir.Stmt { return forAll(ir.BlockThreads, i, u32(64), 11, store(x, i, r, 11)) }
+	for _, c := range []struct {
+		name  string
+		first func(x *ir.Array, i, r *ir.Var) ir.Stmt
+		share bool
+	}{
+		{"the whole array each iteration", whole, true},
+		{"in the first iteration only", func(x *ir.Array, i, r *ir.Var) ir.Stmt {
+			return &ir.If{Cond: bin(ir.Eq, r, u32(0)), Then: []ir.Stmt{whole(x, i, r)}, Pos: at(11)}
+		}, false},
+		{"half the array", func(x *ir.Array, i, r *ir.Var) ir.Stmt {
+			return forAll(ir.BlockThreads, i, u32(32), 11, store(x, i, r, 11))
+		}, false},
+		{"at an index other than the thread's", func(x *ir.Array, i, r *ir.Var) ir.Stmt {
+			return forAll(ir.BlockThreads, i, u32(64), 11, store(x, bin(ir.Div, i, u32(2)), r, 11))
+		}, false},
+	} {
+		if x, y := offsets(c.first); (x == y) != c.share {
+			t.Errorf("x written %s: x at %d, y at %d; want shared bytes %t", c.name, x, y, c.share)
+		}
+	}
+}
+
 func TestLayoutOverTheLimit(t *testing.T) {
 	k, arrays := pingPong()
 	err := Verify(k, Target{MaxSharedBytes: 1500})
