@@ -127,3 +127,140 @@ func TestEachStridedRejectsBadShapes(t *testing.T) {
 		}
 	}
 }
+
+// batchKernel returns a kernel whose threads (threads of them in one
+// block) visit in with EachBatch from their index, each batch's elements
+// threads apart (a constant step, or the parameter step when stepParam)
+// and the rounds advance apart (a parameter), in batches of batch: each
+// visit adds 1 to visits[i], stores the value seen plus 1 in seen[i] and
+// the thread's count of visits before it in order[i].
+func batchKernel(threads int, stepParam bool, advance func(k *dsl.Kernel) dsl.U32, batch int) *dsl.Kernel {
+	k := dsl.NewKernel("batched", 32)
+	in := dsl.Input[uint32](k, "in")
+	visits := dsl.InOut[uint32](k, "visits")
+	seen := dsl.InOut[uint32](k, "seen")
+	order := dsl.InOut[uint32](k, "order")
+	step := dsl.N(uint32(threads))
+	if stepParam {
+		step = dsl.Param[uint32](k, "step")
+	}
+	by := advance(k)
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
+				before := dsl.Let(t, dsl.N(0))
+				arrays.EachBatch(t, arrays.FromArray(in), tid, step, by, batch, func(t *dsl.Thread, bt arrays.Batch[uint32]) {
+					bt.Each(t, func(t *dsl.Thread, i dsl.U32, x dsl.U32) {
+						visits.Atomic(t, dsl.AtomicAdd, i, dsl.N(1))
+						seen.Store(t, i, x.Add(dsl.N(1)))
+						order.Store(t, i, before.Exp)
+						before.Set(before.Add(dsl.N(1)))
+					})
+				})
+			})
+		})
+	})
+	return k
+}
+
+// advanceParam declares the advance as the kernel's last parameter.
+func advanceParam(k *dsl.Kernel) dsl.U32 { return dsl.Param[uint32](k, "advance") }
+
+// checkBatch runs batchKernel over n random values on dev, the rounds
+// gap×threads apart beyond a batch's span, and returns what differs from
+// plain loops over the rounds and the batches, or "".
+func checkBatch(dev runtime.Device, n, threads, gap, batch int, stepParam bool, seed uint64) string {
+	r := rand.New(rand.NewPCG(seed, 9))
+	in := make([]uint32, n)
+	for i := range in {
+		in[i] = r.Uint32N(1 << 31)
+	}
+	kernel, err := batchKernel(threads, stepParam, advanceParam, batch).Build()
+	if err != nil {
+		return err.Error()
+	}
+	fn, err := dev.Load(kernel)
+	if err != nil {
+		return err.Error()
+	}
+	bufs := make([]*runtime.Buffer[uint32], 4)
+	for i := range bufs {
+		src := in
+		if i > 0 {
+			src = make([]uint32, n) // zero: unvisited
+		}
+		if bufs[i], err = runtime.FromSlice(dev, src); err != nil {
+			return err.Error()
+		}
+		defer bufs[i].Free()
+	}
+	advance := (batch + gap) * threads
+	args := []any{bufs[0], bufs[1], bufs[2], bufs[3]}
+	if stepParam {
+		args = append(args, uint32(threads))
+	}
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, append(args, uint32(advance))...); err != nil {
+		return err.Error()
+	}
+	want := make([][3]uint32, n)
+	for tid := range threads {
+		k := uint32(0)
+		for base := tid; base < n; base += advance {
+			for u := range batch {
+				if i := base + u*threads; i < n {
+					want[i] = [3]uint32{1, in[i] + 1, k}
+					k++
+				}
+			}
+		}
+	}
+	got := make([][]uint32, 3)
+	for i := range got {
+		if got[i], err = bufs[i+1].ToSlice(); err != nil {
+			return err.Error()
+		}
+	}
+	for i := range n {
+		if have := [3]uint32{got[0][i], got[1][i], got[2][i]}; have != want[i] {
+			return fmt.Sprintf("%d elements, %d threads, gap %d, batches of %d, step as a parameter %t: element %d has visits, value+1 and order %v, want %v",
+				n, threads, gap, batch, stepParam, i, have, want[i])
+		}
+	}
+	return ""
+}
+
+// TestEachBatchVisitsLikeLoops checks that every thread visits exactly
+// the elements of its rounds' batches that lie below the length, round
+// after round and in order within a batch, each with its own value: with
+// lengths that end in a round's full batch, in a partial one or between
+// rounds, a constant step and one passed at launch, rounds that follow
+// each other (tiles) and rounds with gaps between them.
+func TestEachBatchVisitsLikeLoops(t *testing.T) {
+	dev := runtime.CPU()
+	props := gopter.NewProperties(proptest.Parameters(t, 60))
+	props.Property("EachBatch visits base + u×step of each round in order", prop.ForAll(
+		func(n, threads, gap, batch int, stepParam bool, seed uint64) string {
+			return checkBatch(dev, n, threads, gap, batch, stepParam, seed)
+		},
+		gen.IntRange(0, 400), gen.IntRange(1, 40), gen.IntRange(0, 3), gen.IntRange(1, 9), gen.Bool(), gen.UInt64()))
+	props.TestingRun(t)
+}
+
+// TestEachBatchRejectsBadShapes checks that a batch below 1 and a
+// constant step or advance of 0 fail the build, naming EachBatch, what
+// was 0 and the caller's file.
+func TestEachBatchRejectsBadShapes(t *testing.T) {
+	for _, c := range []struct {
+		threads, advance uint32
+		batch            int
+		want             string
+	}{{4, 8, 0, "batches of 0"}, {4, 8, -1, "batches of -1"}, {0, 8, 2, "a step of 0"}, {4, 0, 2, "an advance of 0"}} {
+		advance := func(*dsl.Kernel) dsl.U32 { return dsl.N(c.advance) }
+		_, err := batchKernel(int(c.threads), false, advance, c.batch).Build()
+		if err == nil || !strings.Contains(err.Error(), "EachBatch") || !strings.Contains(err.Error(), c.want) ||
+			!strings.Contains(err.Error(), "strided_test.go") {
+			t.Errorf("step %d, advance %d, batch %d: got %v, want an error naming EachBatch, %q and this file",
+				c.threads, c.advance, c.batch, err, c.want)
+		}
+	}
+}

@@ -491,16 +491,23 @@ func radixHistogram[K Key, U uint32 | uint64](shape RadixShape, values RadixValu
 					shifts[p] = dsl.Let(t, begin.Add(dsl.N(uint32(p*shape.Bits)))).Exp
 					widths[p] = dsl.Let(t, end.Sub(shifts[p]).Min(dsl.N(uint32(shape.Bits)))).Exp
 				}
+				// Block part reads tiles part, part+parts, ... of
+				// radixHistogramBatch rows of the block's threads, and
+				// counts a tile's keys a pass at a time.
 				bits := arrays.Map(arrays.FromArray(keys), kb.load)
-				first, stride := part.Mul(dsl.N(uint32(threads))).Add(tid), parts.Mul(dsl.N(uint32(threads)))
-				arrays.EachStrided(t, bits, first, stride, radixHistogramBatch, func(t *dsl.Thread, _ dsl.U32, u dsl.Exp[U]) {
-					for p := range passes {
-						t.If(shifts[p].Lt(end), func(t *dsl.Thread) {
-							d := kb.digit(u, shifts[p], widths[p])
-							table.Atomic(t, dsl.AtomicAdd, d.Add(dsl.N(uint32(p*digits))), dsl.N(1))
-						})
-					}
-				})
+				tile := dsl.N(uint32(threads * radixHistogramBatch))
+				first := part.Mul(tile).Add(tid)
+				arrays.EachBatch(t, bits, first, dsl.N(uint32(threads)), parts.Mul(tile), radixHistogramBatch,
+					func(t *dsl.Thread, batch arrays.Batch[U]) {
+						for p := range passes {
+							t.If(shifts[p].Lt(end), func(t *dsl.Thread) {
+								batch.Each(t, func(t *dsl.Thread, _ dsl.U32, u dsl.Exp[U]) {
+									d := kb.digit(u, shifts[p], widths[p])
+									table.Atomic(t, dsl.AtomicAdd, d.Add(dsl.N(uint32(p*digits))), dsl.N(1))
+								})
+							})
+						}
+					})
 			})
 			b.Sync()
 			b.ForAll(dsl.N(uint32(passes*digits)), func(t *dsl.Thread, i dsl.U32) {

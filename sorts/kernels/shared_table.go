@@ -102,14 +102,18 @@ func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kerne
 			sh := dsl.Shared[uint32](b, shape.Copies*shape.Capacity)
 			b.ForAll(used.Mul(dsl.N(uint32(shape.Copies))), func(t *dsl.Thread, i dsl.U32) { sh.Store(t, i, dsl.N(0)) })
 			b.Sync()
-			stride := parts.Mul(threads)
+			// Block part reads tiles part, part+parts, ... of keysAtOnce
+			// rows of the block's threads.
+			tile := threads.Mul(dsl.N(keysAtOnce))
 			b.ForAll(threads, func(t *dsl.Thread, tid dsl.U32) {
 				copyBase := dsl.Let(t, tid.Div(dsl.N(uint32(shape.Threads/shape.Copies))).Mul(used.Exp))
-				arrays.EachStrided(t, arrays.FromArray(keys), part.Mul(threads).Add(tid), stride, keysAtOnce,
-					func(t *dsl.Thread, _ dsl.U32, key dsl.U32) {
-						inRange(t, key, lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
-							cell := dsl.Let(t, kind.cell(bin).Sub(base.Exp))
-							t.If(cell.Lt(used.Exp), func(t *dsl.Thread) { kind.update(t, sh, copyBase.Add(cell.Exp), bin) })
+				arrays.EachBatch(t, arrays.FromArray(keys), part.Mul(tile).Add(tid), threads, parts.Mul(tile), keysAtOnce,
+					func(t *dsl.Thread, batch arrays.Batch[uint32]) {
+						batch.Each(t, func(t *dsl.Thread, _ dsl.U32, key dsl.U32) {
+							inRange(t, key, lo, bins, bad, func(t *dsl.Thread, bin dsl.U32) {
+								cell := dsl.Let(t, kind.cell(bin).Sub(base.Exp))
+								t.If(cell.Lt(used.Exp), func(t *dsl.Thread) { kind.update(t, sh, copyBase.Add(cell.Exp), bin) })
+							})
 						})
 					})
 			})
