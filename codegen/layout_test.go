@@ -147,7 +147,9 @@ func TestLayoutInLoopsKeepsAnArrayNotWrittenWholeEachIteration(t *testing.T) {
 		_, c := mustCUDA(t, kernel("loop", []*ir.Array{out}, []*ir.Array{x, y}, blocks(1, 9, loop)))
 		return c.Shared[0].Offset, c.Shared[1].Offset
 	}
-	whole := func(x *ir.Array, i, r *ir.Var) ir.Stmt { return forAll(ir.BlockThreads, i, u32(64), 11, store(x, i, r, 11)) }
+	whole := func(x *ir.Array, i, r *ir.Var) ir.Stmt {
+		return forAll(ir.BlockThreads, i, u32(64), 11, store(x, i, r, 11))
+	}
 	for _, c := range []struct {
 		name  string
 		first func(x *ir.Array, i, r *ir.Var) ir.Stmt
