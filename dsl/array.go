@@ -272,7 +272,10 @@ const (
 
 // Shuffle returns v as held by another lane of the warp: lane (Idx), the
 // lane delta below (Up) or above (Down), or lane ^ mask (Xor). All 32
-// lanes of the warp must take part.
+// lanes of the warp must take part. Up and Down leave a lane whose source
+// lies past the warp's edge its own v. The lane, delta or mask must lie in
+// 0 to 31: the CPU device reports any other, since the GPU would use its
+// low five bits instead.
 func Shuffle[T Number](t *Thread, mode ShuffleMode, v Exp[T], lane U32) Exp[T] {
 	pos := callerPos()
 	what := fmt.Sprintf("Shuffle(mode %d)", mode)

@@ -198,17 +198,27 @@ func TestShuffleWithInactiveLanes(t *testing.T) {
 	wantError(t, err, "user.go:43", "shuffle executed with inactive lanes")
 }
 
+// TestShuffleOutsideWarp checks that a lane, mask or delta outside 0 to 31
+// is an error naming the operand: the GPU would take its low five bits,
+// so a delta of 33 would act as 1 there.
 func TestShuffleOutsideWarp(t *testing.T) {
 	for _, tt := range []struct {
 		mode ir.ShuffleMode
 		lane ir.Expr
-	}{{ir.ShuffleIdx, add(special(ir.LaneIdx), u32(1))}, {ir.ShuffleXor, u32(32)}} {
+		want string
+	}{
+		{ir.ShuffleIdx, add(special(ir.LaneIdx), u32(1)), "the lane 32"},
+		{ir.ShuffleXor, u32(32), "the mask 32"},
+		{ir.ShuffleUp, u32(32), "the delta 32"},
+		{ir.ShuffleDown, u32(33), "the delta 33"},
+		{ir.ShuffleUp, &ir.Const{Value: ir.IntValue(ir.Int32, -1)}, "the delta -1"},
+	} {
 		out := global("out", ir.Uint32, ir.Output)
 		i, y := index("i"), index("y")
 		k := kernel(32, []*ir.Array{out}, nil, forAll(ir.BlockThreads, i, u32(32), 50,
 			&ir.Shuffle{Mode: tt.mode, Result: y, Value: i, Lane: tt.lane, Pos: at(51)}, st(out, i, y, 52)))
 		err := Launch(k, Config{Blocks: 1}, bufArgs(NewBuffer(ir.Uint32, 32)))
-		wantError(t, err, "user.go:51", "outside the warp")
+		wantError(t, err, "user.go:51", tt.want+": want 0 to 31")
 	}
 }
 

@@ -30,29 +30,37 @@ func wholeWarp(m *machine, pos ir.Pos, what string) bool {
 }
 
 // shuffleSource returns the lane whose value lane l receives, given the
-// lane operand x of type t; ok is false when the operand selects a lane
-// outside the warp.
+// lane operand x of type t; ok is false when the operand lies outside 0 to
+// 31: a lane or mask outside the warp, or a delta of a warp or more (the
+// GPU would use its low five bits, so the program does not mean it). A
+// delta that reaches past the warp's end leaves the lane its own value.
 func shuffleSource(mode ir.ShuffleMode, l int, t ir.Type, x uint64) (src int, ok bool) {
 	d := signExtend(t, x)
 	if t.IsUnsigned() && x >= warpSize {
 		d = warpSize
 	}
+	if d < 0 || d >= warpSize {
+		return l, false
+	}
 	switch mode {
 	case ir.ShuffleIdx:
-		return int(d), d >= 0 && d < warpSize
+		return int(d), true
 	case ir.ShuffleXor:
-		return l ^ int(d), d >= 0 && d < warpSize
+		return l ^ int(d), true
 	case ir.ShuffleUp:
-		if d < 0 || int64(l)-d < 0 {
+		if l-int(d) < 0 {
 			return l, true
 		}
 		return l - int(d), true
 	}
-	if d < 0 || int64(l)+d >= warpSize {
+	if l+int(d) >= warpSize {
 		return l, true
 	}
 	return l + int(d), true
 }
+
+// shuffleOperands names the lane operand of each shuffle mode.
+var shuffleOperands = [...]string{ir.ShuffleIdx: "lane", ir.ShuffleUp: "delta", ir.ShuffleDown: "delta", ir.ShuffleXor: "mask"}
 
 func (c *compiler) shuffle(s *ir.Shuffle, sc *scope) stmtFn {
 	value, tv := c.operand(s.Value, sc)
@@ -80,7 +88,7 @@ func (c *compiler) shuffle(s *ir.Shuffle, sc *scope) stmtFn {
 		for l := range res {
 			src, ok := shuffleSource(mode, l, tl, lv[l])
 			if !ok {
-				m.report(true, pos, "lane", "shuffle in lane %d selects lane %s, outside the warp", l,
+				m.report(true, pos, "lane", "shuffle in lane %d by the %s %s: want 0 to 31", l, shuffleOperands[mode],
 					ir.Value{T: tl, Bits: lv[l]})
 				return
 			}
