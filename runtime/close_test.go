@@ -69,6 +69,27 @@ func TestCPUStreamAndEventCloseOnce(t *testing.T) {
 	checkStreamAndEventClose(t, d, must(d.Load(vectorAdd()))(t))
 }
 
+// checkBufferUseAfterClose closes d and uses a buffer made on it before:
+// every copy, fill and free must fail with an error that says the device
+// was closed, as the Device documentation has it.
+func checkBufferUseAfterClose(t *testing.T, d runtime.Device) {
+	t.Helper()
+	x := must(runtime.FromSlice(d, []float32{1, 2, 3}))(t)
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, read := x.ToSlice()
+	for what, err := range map[string]error{
+		"reading": read, "writing": x.CopyFrom([]float32{4, 5, 6}), "filling": x.Fill(7), "freeing": x.Free(),
+	} {
+		if !closedError(err) {
+			t.Errorf("%s a buffer of a closed device: got %v, want an error saying it has been closed", what, err)
+		}
+	}
+}
+
+func TestCPUBufferUseAfterClose(t *testing.T) { checkBufferUseAfterClose(t, runtime.CPU()) }
+
 func TestGPUStreamAndEventCloseOnce(t *testing.T) {
 	g := gpuForTest(t)
 	checkStreamAndEventClose(t, g, must(g.Load(vectorAdd()))(t))

@@ -210,6 +210,9 @@ type cpuStorage struct {
 var cpuStorages atomic.Int64
 
 func (s *cpuStorage) write(off int, src []byte) error {
+	if s.device.closed.Load() {
+		return errCPUClosed
+	}
 	s.data.Lock()
 	defer s.data.Unlock()
 	copy(s.buf.Data[off:], src)
@@ -217,6 +220,9 @@ func (s *cpuStorage) write(off int, src []byte) error {
 }
 
 func (s *cpuStorage) read(off int, dst []byte) error {
+	if s.device.closed.Load() {
+		return errCPUClosed
+	}
 	s.data.RLock()
 	defer s.data.RUnlock()
 	copy(dst, s.buf.Data[off:])
@@ -224,6 +230,9 @@ func (s *cpuStorage) read(off int, dst []byte) error {
 }
 
 func (s *cpuStorage) fill(off, size int, elem []byte, stream Stream) error {
+	if s.device.closed.Load() {
+		return errCPUClosed
+	}
 	if err := s.device.checkStream(stream); err != nil {
 		return fmt.Errorf("filling %d bytes on %s: %w", size, s.device.Name(), err)
 	}
@@ -270,7 +279,12 @@ func lockData(k *ir.Kernel, bound []boundArg) (unlock func()) {
 	}
 }
 
+// release gives the buffer's bytes back to the device's count; a buffer
+// of a closed device, like a GPU's, can no longer be freed.
 func (s *cpuStorage) release() error {
+	if s.device.closed.Load() {
+		return errCPUClosed
+	}
 	s.device.unreserve(int64(len(s.buf.Data)))
 	return nil
 }
