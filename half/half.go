@@ -1,7 +1,9 @@
 // Package half defines the 16-bit floating-point storage types of the DSL,
 // IEEE binary16 (Float16) and bfloat16 (BFloat16), as Go types that hold
 // their bits, with conversions to and from float32 that round to nearest,
-// ties to even, as CUDA's cvt.rn instructions do.
+// ties to even, as CUDA's cvt.rn instructions do. A NaN converts to a NaN,
+// its payload kept where it fits; CUDA's conversions return a canonical NaN
+// instead, so a NaN's bits may differ between the CPU device and a GPU.
 //
 // They are storage types: kernels load, store and convert them, and compute
 // in float32.
