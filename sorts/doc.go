@@ -19,7 +19,7 @@
 // each 4096-element tile rescanned from its offset in registers and warp
 // shuffles); the shared-table kernels split their keys over as many blocks
 // as the GPU keeps resident (runtime.GPU.ResidentBlocks), one wave, and
-// each thread loads 8 keys before counting them (arrays.EachStrided). For
+// each thread loads 8 keys of a tile before counting them (arrays.EachBatch). For
 // ranges too wide for shared memory the histogram is built in windows of
 // 2^23 bins, one pass over the keys each, so that its atomics stay in the
 // L2 cache; a warp's lanes that share a bin combine into one update
@@ -53,8 +53,8 @@
 // (Adinets and Merrill 2022, CUB's DeviceRadixSort for large inputs), in
 // kernels written in the DSL (sorts/kernels): least significant digit
 // first, 8-bit digits, stable. One launch counts the digits of every pass
-// in one read of the keys (one wave of blocks, 8 keys a thread in flight:
-// arrays.EachStrided); each pass is then one launch in which a block
+// in one read of the keys (one wave of blocks, 8 keys a thread in flight,
+// counted a pass at a time: arrays.EachBatch); each pass is then one launch in which a block
 // takes a tile of keys (arrays.BlockTile) into its threads' registers
 // (arrays.Held), ranks them by digit (arrays.BlockMultisplitHeld), finds
 // the counts of its digits in the tiles
