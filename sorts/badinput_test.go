@@ -118,6 +118,14 @@ var badInputs = []badInput{
 		var s *sorts.Sorter
 		return errOf(s.Sort([]uint32{3, 1}))
 	}, sorts.ErrNoDevice, "", "nil Sorter"},
+	{"nil Sorter CountingSort", func(f *badFixture) error {
+		var s *sorts.Sorter
+		return s.CountingSort(f.zeros(2), f.buf(1, 0), 0, 2)
+	}, sorts.ErrNoDevice, "", "nil Sorter"},
+	{"nil Sorter OccurrenceSort", func(f *badFixture) error {
+		var s *sorts.Sorter
+		return errOf(s.OccurrenceSort(f.zeros(2), f.buf(1, 0), 0, 2))
+	}, sorts.ErrNoDevice, "", "nil Sorter"},
 	{"zero Sorter Sort", func(f *badFixture) error {
 		var s sorts.Sorter
 		return errOf(s.Sort([]uint32{3, 1}))

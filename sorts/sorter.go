@@ -389,7 +389,7 @@ func checkFlag(bad *runtime.Buffer[uint32], lo uint32, values int) error {
 // that may include it are sorted with CountingSortAuto, which finds the
 // range.
 func (s *Sorter) CountingSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) error {
-	_, err := s.sortRange(out, keys, lo, hi, false, s.paper)
+	_, err := s.sortRange(out, keys, lo, hi, false, s.paperPipeline())
 	return err
 }
 
@@ -397,8 +397,13 @@ func (s *Sorter) CountingSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) 
 // the same length as keys) and returns how many there are. Keys must lie in
 // [lo, hi), as for CountingSort.
 func (s *Sorter) OccurrenceSort(out, keys *runtime.Buffer[uint32], lo, hi uint32) (int, error) {
-	return s.sortRange(out, keys, lo, hi, true, s.paper)
+	return s.sortRange(out, keys, lo, hi, true, s.paperPipeline())
 }
+
+// paperPipeline reports whether the Sorter was made with the option Paper;
+// false for a nil Sorter, which sortRange then refuses. The option is set
+// once, by New, so it is read without the lock.
+func (s *Sorter) paperPipeline() bool { return s != nil && s.paper }
 
 // PaperCountingSort is CountingSort by the paper's pipeline, whatever the
 // Sorter's options.
