@@ -71,7 +71,7 @@ func BlockCountKernel(shape BlockCountShape) *dsl.Kernel {
 					// The lanes holding keys are the warp's first.
 					lanes := dsl.Let(t, arrays.LanesBelow(n, at[u]))
 					holds := dsl.LaneIdx.Lt(lanes.Exp)
-					t.If(holds.And(bin[u].Ge(used)), func(t *dsl.Thread) { stray.Store(t, dsl.N(0), dsl.N(1)) })
+					t.If(holds.And(bin[u].Ge(used)), func(t *dsl.Thread) { stray.StoreSame(t, dsl.N(0), dsl.N(1)) })
 					// A warp of one value adds its count once; otherwise
 					// each key adds its own (a few lanes of one value cost
 					// less than grouping them).
