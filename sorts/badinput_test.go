@@ -226,6 +226,10 @@ var badInputs = []badInput{
 		b := f.buf(4, 3, 2, 1, 0, 9)
 		return sorts.RadixSort(f.fast, b.View(1, 5), b.View(0, 5))
 	}, nil, "out", "shares memory with keys"},
+	{"SortKeys output overlapping the keys", func(f *badFixture) error {
+		b := f.buf(5, 5, 5, 5, 5, 5)
+		return f.fast.SortKeys(b.View(1, 5), b.View(0, 5), 0, 9)
+	}, nil, "out", "shares memory with keys"},
 	{"RadixSort of bits past the key", func(f *badFixture) error { return sorts.RadixSort(f.fast, f.zeros(2), f.buf(1, 2), sorts.Bits(8, 33)) }, sorts.ErrBadRange, "", "bits [8, 33) of 32-bit keys"},
 	{"RadixSort of an empty bit range", func(f *badFixture) error { return sorts.RadixSort(f.fast, f.zeros(2), f.buf(1, 2), sorts.Bits(4, 4)) }, sorts.ErrBadRange, "", "bits [4, 4)"},
 	{"SortPairs values of the wrong length", func(f *badFixture) error {

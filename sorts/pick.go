@@ -1,6 +1,7 @@
 package sorts
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -80,7 +81,8 @@ func (s *Sorter) pick(n int, bins uint64) algorithm {
 }
 
 // SortKeys writes keys, sorted, to out (of the same length as keys,
-// possibly keys itself), every key lying in [lo, last] (any such range,
+// possibly keys itself; an out that overlaps keys otherwise is a
+// *BufferError), every key lying in [lo, last] (any such range,
 // the whole of uint32 included), by the algorithm the cost model picks for
 // their number and range (see the package documentation): a one-launch
 // sort (the rank sort, the block sort or the block counting sort) for up
@@ -99,7 +101,7 @@ func (s *Sorter) SortKeys(out, keys *runtime.Buffer[uint32], lo, last uint32) er
 		if last < lo {
 			return 0, fmt.Errorf("sorts: %w [%d, %d]: empty", ErrBadRange, lo, last)
 		}
-		if err := s.checkSortBuffers(out, keys); err != nil {
+		if err := errors.Join(s.checkSortBuffers(out, keys), checkSeparate("out", out, "keys", keys, true)); err != nil {
 			return 0, err
 		}
 		return s.sortPicked(out, keys, lo, last)
