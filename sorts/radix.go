@@ -150,7 +150,7 @@ func Argsort[K Key](s *Sorter, out *runtime.Buffer[uint32], keys *runtime.Buffer
 			return 0, err
 		}
 		job := radixJob[K, uint32]{op: "argsort", keys: keys, outKeys: sortedKeys, outValues: out, mode: kernels.Positions,
-			begin: c.begin, end: c.end, order: c.order}
+			begin: c.begin, end: c.end, order: c.order, scratchKeys: true}
 		return 0, radixRun(s, job)
 	})
 	return err
@@ -191,7 +191,9 @@ func radixScratchKeys[K Key](s *Sorter, n int) (*runtime.Buffer[K], error) {
 
 // radixJob is a radix sort on checked arguments: keys to outKeys, and
 // values to outValues for Pairs (for Positions, the keys' positions to
-// outValues), by the bits [begin, end), in order.
+// outValues), by the bits [begin, end), in order. scratchKeys says that
+// outKeys is the Sorter's scratch (radixScratchKeys), which a reservation
+// that frees the scratch to try again must take anew.
 type radixJob[K Key, V Value] struct {
 	op                string
 	keys, outKeys     *runtime.Buffer[K]
@@ -199,6 +201,7 @@ type radixJob[K Key, V Value] struct {
 	mode              kernels.RadixValues
 	begin, end        int
 	order             kernels.Order
+	scratchKeys       bool
 }
 
 // shapeFor returns the shape of the Sorter's radix sort of n keys of
@@ -313,6 +316,9 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	if j.mode != kernels.KeysOnly {
 		typed = append(typed, needOf[V](radixValues, n))
 	}
+	if j.scratchKeys {
+		typed = append(typed, needOf[K](radixPosition, n))
+	}
 	// The digit counts, a tile counter per pass, the passes' plans and the
 	// histogram's count of finished blocks, in one half of radixCounts.
 	countsLen := passes*digits + passes + passes + 1 + 1
@@ -322,6 +328,13 @@ func radixRun[K Key, V Value](s *Sorter, j radixJob[K, V]) error {
 	needs := []need{{&s.sc.radixCounts, 2 * halfLen}}
 	if err := s.reserveTyped(request{op: j.op, keys: n, written: n}, typed, needs...); err != nil {
 		return err
+	}
+	if j.scratchKeys {
+		outKeys, err := takeTyped[K](&s.sc, radixPosition, n)
+		if err != nil {
+			return err
+		}
+		j.outKeys = outKeys
 	}
 	counts, clear, half, err := s.takeCounts(s.sc.radixCounts, lastCounts, halfLen, countsLen)
 	if err != nil {

@@ -1,6 +1,8 @@
 package sorts_test
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -343,4 +345,61 @@ func TestRadixSortAfterAFailedSortZeroesItsCounts(t *testing.T) {
 	}
 	checkRadixSort(t, s, dev, "8 bits after the failed sort", keys, sorts.Bits(0, 8))
 	wide("64 bits after them")
+}
+
+// TestArgsortScratchSurvivesARetriedReservation runs Argsort where the
+// radix sort's reservation fails while the Sorter holds other scratch, so
+// that it frees all of it and tries again: the keys Argsort sorts into
+// scratch must be taken again after that, not used freed. The call must
+// sort right, or fail wrapping ErrTooLarge.
+func TestArgsortScratchSurvivesARetriedReservation(t *testing.T) {
+	r := rand.New(rand.NewPCG(proptest.Seed(t), 3))
+	keys := make([]uint32, 20000)
+	for i := range keys {
+		keys[i] = r.Uint32()
+	}
+	want := make([]uint32, len(keys))
+	for i := range want {
+		want[i] = uint32(i)
+	}
+	slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(keys[a], keys[b]) })
+	check := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, left := range []int{150_000, 260_000, 400_000, 1_000_000} {
+		d := runtime.CPU(runtime.CPUMemoryLimit(64 << 20))
+		s, err := sorts.New(d)
+		check(err)
+		// A counting sort over 2^20 values leaves megabytes of scratch held.
+		big, err := runtime.FromSlice(d, []uint32{0, 1<<20 - 1})
+		check(err)
+		bigOut, err := runtime.Alloc[uint32](d, 2)
+		check(err)
+		check(s.CountingSort(bigOut, big, 0, 1<<20))
+		kb, err := runtime.FromSlice(d, keys)
+		check(err)
+		pb, err := runtime.Alloc[uint32](d, len(keys))
+		check(err)
+		free, _, err := d.(interface {
+			MemInfo() (uint64, uint64, error)
+		}).MemInfo()
+		check(err)
+		filler, err := runtime.Alloc[byte](d, int(free)-left)
+		check(err)
+		err = sorts.Argsort(s, pb, kb)
+		switch {
+		case err != nil && !errors.Is(err, sorts.ErrTooLarge):
+			t.Errorf("%d bytes left: %v, want success or ErrTooLarge", left, err)
+		case err == nil:
+			got, err := pb.ToSlice()
+			check(err)
+			if !slices.Equal(got, want) {
+				t.Errorf("%d bytes left: the positions are not the keys' stable order", left)
+			}
+		}
+		check(errors.Join(filler.Free(), s.Close()))
+	}
 }
