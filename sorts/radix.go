@@ -525,19 +525,50 @@ func radixOnSlice[K Key](s *Sorter, keys []K, sort func(out, in *runtime.Buffer[
 	if err := s.checkCost(r, 2*uint64(n)*uint64(runtime.TypeOf[K]().Size())); err != nil {
 		return nil, err
 	}
-	in, err := runtime.FromSlice(s.dev, keys)
+	in, out, err := sliceBuffers(s, r, keys)
 	if err != nil {
-		return nil, fmt.Errorf("sorts: %v: copying the keys to %s: %w", r, s.dev.Name(), err)
+		return nil, err
 	}
-	defer func() { err = errors.Join(err, in.Free()) }()
-	out, err := runtime.Alloc[K](s.dev, n)
-	if err != nil {
-		return nil, fmt.Errorf("sorts: %v: allocating the output on %s: %w", r, s.dev.Name(), err)
-	}
-	defer func() { err = errors.Join(err, out.Free()) }()
+	defer func() { err = errors.Join(err, in.Free(), out.Free()) }()
 	k, err := sort(out, in)
 	if err != nil {
 		return nil, err
 	}
 	return out.View(0, k).ToSlice()
+}
+
+// sliceBuffers copies keys to the device and allocates an output as long,
+// for the sort r. The up-front check counts the Sorter's scratch as free:
+// when the device is short of memory while the Sorter holds scratch, it
+// frees the scratch and tries once more. A device still short gives an
+// error wrapping ErrTooLarge.
+func sliceBuffers[K runtime.Scalar](s *Sorter, r request, keys []K) (in, out *runtime.Buffer[K], err error) {
+	in, out, err = copiesOf(s.dev, keys)
+	if errors.Is(err, runtime.ErrOutOfMemory) && s.sc.bytes() > 0 {
+		if err := s.sc.release(); err != nil {
+			return nil, nil, fmt.Errorf("sorts: %v: freeing the scratch on %s: %w", r, s.dev.Name(), err)
+		}
+		in, out, err = copiesOf(s.dev, keys)
+	}
+	switch {
+	case errors.Is(err, runtime.ErrOutOfMemory):
+		return nil, nil, fmt.Errorf("sorts: %v: %w: %w", r, ErrTooLarge, err)
+	case err != nil:
+		return nil, nil, fmt.Errorf("sorts: %v: %w", r, err)
+	}
+	return in, out, nil
+}
+
+// copiesOf copies keys to dev and allocates an output as long, freeing
+// the copy when the output cannot be had.
+func copiesOf[K runtime.Scalar](dev runtime.Device, keys []K) (in, out *runtime.Buffer[K], err error) {
+	in, err = runtime.FromSlice(dev, keys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("copying the keys to %s: %w", dev.Name(), err)
+	}
+	out, err = runtime.Alloc[K](dev, len(keys))
+	if err != nil {
+		return nil, nil, errors.Join(fmt.Errorf("allocating the output on %s: %w", dev.Name(), err), in.Free())
+	}
+	return in, out, nil
 }

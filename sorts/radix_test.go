@@ -403,3 +403,58 @@ func TestArgsortScratchSurvivesARetriedReservation(t *testing.T) {
 		check(errors.Join(filler.Free(), s.Close()))
 	}
 }
+
+// TestSliceSortsFreeScratchForTheirCopies sorts slices on a device nearly
+// full while the Sorter holds scratch from an earlier sort, which the
+// up-front check counts as free: the copies of the keys must find room by
+// freeing it, and the call must sort right or fail wrapping ErrTooLarge,
+// by SortSlice and by Sorter.Sort.
+func TestSliceSortsFreeScratchForTheirCopies(t *testing.T) {
+	r := rand.New(rand.NewPCG(proptest.Seed(t), 4))
+	keys := make([]uint64, 12000)
+	for i := range keys {
+		keys[i] = r.Uint64()
+	}
+	keys32 := make([]uint32, len(keys))
+	for i, k := range keys {
+		keys32[i] = uint32(k)
+	}
+	sorts64 := func(s *sorts.Sorter) (bool, error) {
+		got, err := sorts.SortSlice(s, keys)
+		return slices.Equal(got, slices.Sorted(slices.Values(keys))), err
+	}
+	sorts32 := func(s *sorts.Sorter) (bool, error) {
+		got, err := s.Sort(keys32)
+		return slices.Equal(got, slices.Sorted(slices.Values(keys32))), err
+	}
+	for name, sortOn := range map[string]func(*sorts.Sorter) (bool, error){"SortSlice": sorts64, "Sort": sorts32} {
+		for _, left := range []int{150_000, 300_000} {
+			d := runtime.CPU(runtime.CPUMemoryLimit(8 << 20))
+			s, err := sorts.New(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := sortOn(s); err != nil || !ok {
+				t.Fatalf("%s with the device empty: sorted %t, %v", name, ok, err)
+			}
+			free, _, err := d.(interface{ MemInfo() (uint64, uint64, error) }).MemInfo()
+			if err != nil {
+				t.Fatal(err)
+			}
+			filler, err := runtime.Alloc[byte](d, int(free)-left)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, err := sortOn(s)
+			switch {
+			case err != nil && !errors.Is(err, sorts.ErrTooLarge):
+				t.Errorf("%s with %d bytes left: %v, want success or ErrTooLarge", name, left, err)
+			case err == nil && !ok:
+				t.Errorf("%s with %d bytes left: not sorted", name, left)
+			}
+			if err := errors.Join(filler.Free(), s.Close()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

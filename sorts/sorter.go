@@ -587,16 +587,11 @@ func (s *Sorter) onSlices(op string, keys []uint32, sort func(out, in *runtime.B
 	if err := s.checkSlice(r); err != nil {
 		return nil, err
 	}
-	in, err := runtime.FromSlice(s.dev, keys)
+	in, out, err := sliceBuffers(s, r, keys)
 	if err != nil {
-		return nil, fmt.Errorf("sorts: %v: copying the keys to %s: %w", r, s.dev.Name(), err)
+		return nil, err
 	}
-	defer func() { err = errors.Join(err, in.Free()) }()
-	out, err := runtime.Alloc[uint32](s.dev, n)
-	if err != nil {
-		return nil, fmt.Errorf("sorts: %v: allocating the output on %s: %w", r, s.dev.Name(), err)
-	}
-	defer func() { err = errors.Join(err, out.Free()) }()
+	defer func() { err = errors.Join(err, in.Free(), out.Free()) }()
 	k, err := sort(out, in)
 	if err != nil {
 		return nil, err
