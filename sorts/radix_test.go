@@ -437,7 +437,9 @@ func TestSliceSortsFreeScratchForTheirCopies(t *testing.T) {
 			if ok, err := sortOn(s); err != nil || !ok {
 				t.Fatalf("%s with the device empty: sorted %t, %v", name, ok, err)
 			}
-			free, _, err := d.(interface{ MemInfo() (uint64, uint64, error) }).MemInfo()
+			free, _, err := d.(interface {
+				MemInfo() (uint64, uint64, error)
+			}).MemInfo()
 			if err != nil {
 				t.Fatal(err)
 			}
