@@ -383,10 +383,7 @@ func TestArgsortScratchSurvivesARetriedReservation(t *testing.T) {
 		check(err)
 		pb, err := runtime.Alloc[uint32](d, len(keys))
 		check(err)
-		free, _, err := d.(interface {
-			MemInfo() (uint64, uint64, error)
-		}).MemInfo()
-		check(err)
+		free := freeBytes(t, d)
 		filler, err := runtime.Alloc[byte](d, int(free)-left)
 		check(err)
 		err = sorts.Argsort(s, pb, kb)
@@ -437,12 +434,7 @@ func TestSliceSortsFreeScratchForTheirCopies(t *testing.T) {
 			if ok, err := sortOn(s); err != nil || !ok {
 				t.Fatalf("%s with the device empty: sorted %t, %v", name, ok, err)
 			}
-			free, _, err := d.(interface {
-				MemInfo() (uint64, uint64, error)
-			}).MemInfo()
-			if err != nil {
-				t.Fatal(err)
-			}
+			free := freeBytes(t, d)
 			filler, err := runtime.Alloc[byte](d, int(free)-left)
 			if err != nil {
 				t.Fatal(err)
@@ -459,4 +451,16 @@ func TestSliceSortsFreeScratchForTheirCopies(t *testing.T) {
 			}
 		}
 	}
+}
+
+// freeBytes returns the free memory of the CPU device d.
+func freeBytes(t *testing.T, d runtime.Device) uint64 {
+	t.Helper()
+	free, _, err := d.(interface {
+		MemInfo() (free, total uint64, err error)
+	}).MemInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return free
 }
