@@ -33,15 +33,22 @@ func stridedKernel(threads int, stride func(k *dsl.Kernel) dsl.U32, batch int) *
 			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
 				before := dsl.Let(t, dsl.N(0))
 				arrays.EachStrided(t, arrays.FromArray(in), tid, by, batch, func(t *dsl.Thread, i dsl.U32, x dsl.U32) {
-					visits.Atomic(t, dsl.AtomicAdd, i, dsl.N(1))
-					seen.Store(t, i, x.Add(dsl.N(1)))
-					order.Store(t, i, before.Exp)
-					before.Set(before.Add(dsl.N(1)))
+					recordVisit(t, visits, seen, order, before, i, x)
 				})
 			})
 		})
 	})
 	return k
+}
+
+// recordVisit records thread t's visit of element i, of value x: 1 more
+// visit, x+1 seen, and the thread's count of visits before it (before,
+// then counted on).
+func recordVisit(t *dsl.Thread, visits, seen, order dsl.Array[uint32], before dsl.Var[uint32], i, x dsl.U32) {
+	visits.Atomic(t, dsl.AtomicAdd, i, dsl.N(1))
+	seen.Store(t, i, x.Add(dsl.N(1)))
+	order.Store(t, i, before.Exp)
+	before.Set(before.Add(dsl.N(1)))
 }
 
 // strideParam declares the stride as the kernel's last parameter.
@@ -50,12 +57,30 @@ func strideParam(k *dsl.Kernel) dsl.U32 { return dsl.Param[uint32](k, "stride") 
 // checkStrided runs stridedKernel over n random values on dev and returns
 // what differs from a plain strided loop, or "".
 func checkStrided(dev runtime.Device, n, threads, stride, batch int, seed uint64) string {
-	r := rand.New(rand.NewPCG(seed, 7))
+	what := fmt.Sprintf("%d elements, %d threads, stride %d, batches of %d", n, threads, stride, batch)
+	return checkVisits(dev, stridedKernel(threads, strideParam, batch), n, seed, 7, what, func(in []uint32) [][3]uint32 {
+		want := make([][3]uint32, n)
+		for i := range n {
+			if i%stride < threads {
+				want[i] = [3]uint32{1, in[i] + 1, uint32(i / stride)}
+			}
+		}
+		return want
+	}, uint32(stride))
+}
+
+// checkVisits launches a kernel of visits (stridedKernel, batchKernel) on
+// dev over n random values of seed (and stream) with the scalars after the
+// buffers, and returns where the visits, values seen and orders differ
+// from those want gives for the values, or "". what says what ran.
+func checkVisits(dev runtime.Device, k *dsl.Kernel, n int, seed, stream uint64, what string,
+	want func(in []uint32) [][3]uint32, scalars ...any) string {
+	r := rand.New(rand.NewPCG(seed, stream))
 	in := make([]uint32, n)
 	for i := range in {
 		in[i] = r.Uint32N(1 << 31)
 	}
-	kernel, err := stridedKernel(threads, strideParam, batch).Build()
+	kernel, err := k.Build()
 	if err != nil {
 		return err.Error()
 	}
@@ -64,6 +89,7 @@ func checkStrided(dev runtime.Device, n, threads, stride, batch int, seed uint64
 		return err.Error()
 	}
 	bufs := make([]*runtime.Buffer[uint32], 4)
+	args := make([]any, 0, len(bufs)+len(scalars))
 	for i := range bufs {
 		src := in
 		if i > 0 {
@@ -73,8 +99,9 @@ func checkStrided(dev runtime.Device, n, threads, stride, batch int, seed uint64
 			return err.Error()
 		}
 		defer bufs[i].Free()
+		args = append(args, bufs[i])
 	}
-	if err := dev.Launch(fn, runtime.LaunchConfig{}, bufs[0], bufs[1], bufs[2], bufs[3], uint32(stride)); err != nil {
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, append(args, scalars...)...); err != nil {
 		return err.Error()
 	}
 	got := make([][]uint32, 3)
@@ -83,15 +110,10 @@ func checkStrided(dev runtime.Device, n, threads, stride, batch int, seed uint64
 			return err.Error()
 		}
 	}
-	visits, seen, order := got[0], got[1], got[2]
+	wanted := want(in)
 	for i := range n {
-		want := [3]uint32{}
-		if i%stride < threads {
-			want = [3]uint32{1, in[i] + 1, uint32(i / stride)}
-		}
-		if have := [3]uint32{visits[i], seen[i], order[i]}; have != want {
-			return fmt.Sprintf("%d elements, %d threads, stride %d, batches of %d: element %d has visits, value+1 and order %v, want %v",
-				n, threads, stride, batch, i, have, want)
+		if have := [3]uint32{got[0][i], got[1][i], got[2][i]}; have != wanted[i] {
+			return fmt.Sprintf("%s: element %d has visits, value+1 and order %v, want %v", what, i, have, wanted[i])
 		}
 	}
 	return ""
@@ -150,12 +172,7 @@ func batchKernel(threads int, stepParam bool, advance func(k *dsl.Kernel) dsl.U3
 			b.ForAll(dsl.N(uint32(threads)), func(t *dsl.Thread, tid dsl.U32) {
 				before := dsl.Let(t, dsl.N(0))
 				arrays.EachBatch(t, arrays.FromArray(in), tid, step, by, batch, func(t *dsl.Thread, bt arrays.Batch[uint32]) {
-					bt.Each(t, func(t *dsl.Thread, i dsl.U32, x dsl.U32) {
-						visits.Atomic(t, dsl.AtomicAdd, i, dsl.N(1))
-						seen.Store(t, i, x.Add(dsl.N(1)))
-						order.Store(t, i, before.Exp)
-						before.Set(before.Add(dsl.N(1)))
-					})
+					bt.Each(t, func(t *dsl.Thread, i dsl.U32, x dsl.U32) { recordVisit(t, visits, seen, order, before, i, x) })
 				})
 			})
 		})
@@ -170,63 +187,27 @@ func advanceParam(k *dsl.Kernel) dsl.U32 { return dsl.Param[uint32](k, "advance"
 // gap×threads apart beyond a batch's span, and returns what differs from
 // plain loops over the rounds and the batches, or "".
 func checkBatch(dev runtime.Device, n, threads, gap, batch int, stepParam bool, seed uint64) string {
-	r := rand.New(rand.NewPCG(seed, 9))
-	in := make([]uint32, n)
-	for i := range in {
-		in[i] = r.Uint32N(1 << 31)
-	}
-	kernel, err := batchKernel(threads, stepParam, advanceParam, batch).Build()
-	if err != nil {
-		return err.Error()
-	}
-	fn, err := dev.Load(kernel)
-	if err != nil {
-		return err.Error()
-	}
-	bufs := make([]*runtime.Buffer[uint32], 4)
-	for i := range bufs {
-		src := in
-		if i > 0 {
-			src = make([]uint32, n) // zero: unvisited
-		}
-		if bufs[i], err = runtime.FromSlice(dev, src); err != nil {
-			return err.Error()
-		}
-		defer bufs[i].Free()
-	}
 	advance := (batch + gap) * threads
-	args := []any{bufs[0], bufs[1], bufs[2], bufs[3]}
+	var scalars []any
 	if stepParam {
-		args = append(args, uint32(threads))
+		scalars = append(scalars, uint32(threads))
 	}
-	if err := dev.Launch(fn, runtime.LaunchConfig{}, append(args, uint32(advance))...); err != nil {
-		return err.Error()
-	}
-	want := make([][3]uint32, n)
-	for tid := range threads {
-		k := uint32(0)
-		for base := tid; base < n; base += advance {
-			for u := range batch {
-				if i := base + u*threads; i < n {
-					want[i] = [3]uint32{1, in[i] + 1, k}
-					k++
+	what := fmt.Sprintf("%d elements, %d threads, gap %d, batches of %d, step as a parameter %t", n, threads, gap, batch, stepParam)
+	return checkVisits(dev, batchKernel(threads, stepParam, advanceParam, batch), n, seed, 9, what, func(in []uint32) [][3]uint32 {
+		want := make([][3]uint32, n)
+		for tid := range threads {
+			k := uint32(0)
+			for base := tid; base < n; base += advance {
+				for u := range batch {
+					if i := base + u*threads; i < n {
+						want[i] = [3]uint32{1, in[i] + 1, k}
+						k++
+					}
 				}
 			}
 		}
-	}
-	got := make([][]uint32, 3)
-	for i := range got {
-		if got[i], err = bufs[i+1].ToSlice(); err != nil {
-			return err.Error()
-		}
-	}
-	for i := range n {
-		if have := [3]uint32{got[0][i], got[1][i], got[2][i]}; have != want[i] {
-			return fmt.Sprintf("%d elements, %d threads, gap %d, batches of %d, step as a parameter %t: element %d has visits, value+1 and order %v, want %v",
-				n, threads, gap, batch, stepParam, i, have, want[i])
-		}
-	}
-	return ""
+		return want
+	}, append(scalars, uint32(advance))...)
 }
 
 // TestEachBatchVisitsLikeLoops checks that every thread visits exactly
