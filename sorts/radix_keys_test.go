@@ -183,20 +183,7 @@ func checkKeyType[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device
 			keys := randomKeys[K](r, n, narrow)
 			where := fmt.Sprintf("%s, %d keys (narrow %v, descending %v)", name, n, narrow, descending)
 			want := sortedRef(keys, descending)
-			got, err := radixSorted(s, dev, keys, opts...)
-			if err != nil {
-				t.Fatalf("%s: %v", where, err)
-			}
-			if msg := sameBits("RadixSort of "+where, got, want); msg != "" {
-				t.Error(msg)
-			}
-			got, err = sorts.SortSlice(s, keys, opts...)
-			if err != nil {
-				t.Fatalf("%s: %v", where, err)
-			}
-			if msg := sameBits("SortSlice of "+where, got, want); msg != "" {
-				t.Error(msg)
-			}
+			checkRadixAndSlice(t, s, dev, where, keys, want, opts...)
 			checkPairs[K, uint32](t, s, dev, where, keys, func(i int) uint32 { return uint32(i) }, descending)
 			checkPairs[K, float64](t, s, dev, where, keys, func(i int) float64 { return float64(i) + 0.5 }, descending)
 			checkArgsort(t, s, dev, where, keys, descending)
@@ -564,20 +551,7 @@ func checkBitsInOrder[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.De
 			})
 			where := fmt.Sprintf("%d %T keys by bits [%d, %d) (descending %v)", n, keys[0], begin, end, descending)
 			opts := append(orderOptions(descending), sorts.Bits(begin, end))
-			got, err := radixSorted(s, dev, keys, opts...)
-			if err != nil {
-				t.Fatalf("%s: %v", where, err)
-			}
-			if msg := sameBits("RadixSort of "+where, got, want); msg != "" {
-				t.Error(msg)
-			}
-			got, err = sorts.SortSlice(s, keys, opts...)
-			if err != nil {
-				t.Fatalf("%s: %v", where, err)
-			}
-			if msg := sameBits("SortSlice of "+where, got, want); msg != "" {
-				t.Error(msg)
-			}
+			checkRadixAndSlice(t, s, dev, where, keys, want, opts...)
 		}
 	}
 }
@@ -603,5 +577,26 @@ func TestRadixBitsInOrder(t *testing.T) {
 		checkBitsInOrder[uint32](t, s, dev, r, 300)
 		checkBitsInOrder[float32](t, s, dev, r, 300)
 		checkBitsInOrder[int64](t, s, dev, r, 300)
+	}
+}
+
+// checkRadixAndSlice sorts keys on dev with opts by RadixSort and by
+// SortSlice and checks both against want, bit for bit.
+func checkRadixAndSlice[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device, where string, keys, want []K,
+	opts ...sorts.RadixOption) {
+	t.Helper()
+	got, err := radixSorted(s, dev, keys, opts...)
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	if msg := sameBits("RadixSort of "+where, got, want); msg != "" {
+		t.Error(msg)
+	}
+	got, err = sorts.SortSlice(s, keys, opts...)
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	if msg := sameBits("SortSlice of "+where, got, want); msg != "" {
+		t.Error(msg)
 	}
 }
