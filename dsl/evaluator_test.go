@@ -61,6 +61,23 @@ func TestEvaluatorCatchesWrongPrograms(t *testing.T) {
 				})
 			})
 		}, 1024, 4, "race"},
+		{"warp-shared array read as an earlier pass left it", func() *dsl.Kernel {
+			// 16 passes on a block of 8 warps: only passes 0 to 7 write
+			// their region, and passes 8 to 15, run by the same warps,
+			// read it.
+			return copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAllWarps(dsl.N(16), func(w *dsl.Warp, wid dsl.U32) {
+					region := dsl.WarpShared[uint32](w, 32)
+					w.ForAll(dsl.N(32), func(t *dsl.Thread, i dsl.U32) {
+						t.If(wid.Lt(dsl.N(8)), func(t *dsl.Thread) { region.Store(t, i, in.At(i)) })
+					})
+					w.Sync()
+					w.ForAll(dsl.N(32), func(t *dsl.Thread, i dsl.U32) {
+						out.Store(t, wid.Mul(dsl.N(32)).Add(i), region.At(dsl.N(31).Sub(i))) // bad: warp-shared array read as an earlier pass left it
+					})
+				})
+			})
+		}, 1024, 4, "read of warp-shared memory wsh[31] that warp 0 has not written in this pass of its ForAllWarps"},
 		{"index past a warp's region", func() *dsl.Kernel {
 			// An index of 32 or more would reach the next warp's region.
 			return copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {

@@ -182,6 +182,45 @@ func TestWarpForAllPastLanes(t *testing.T) {
 	}
 }
 
+// TestWarpSharedInPassesPastTheWarps runs ForAllWarps over twice as many
+// passes as the block has warps, each pass writing its warp-shared region
+// before a Warp.Sync and reading it reversed after: a pass that writes
+// what it reads is accepted even though its warp ran an earlier pass in
+// the same region, and every pass's output is its own.
+func TestWarpSharedInPassesPastTheWarps(t *testing.T) {
+	const warps, passes = 2, 4
+	k := dsl.NewKernel("passes", warps*32)
+	in := dsl.Input[uint32](k, "in")
+	out := dsl.Output[uint32](k, "out")
+	k.Body(func(g *dsl.Grid) {
+		g.ForAllBlocks(dsl.N(1), func(b *dsl.Block, _ dsl.U32) {
+			b.ForAllWarps(dsl.N(passes), func(w *dsl.Warp, wid dsl.U32) {
+				region := dsl.WarpShared[uint32](w, 32)
+				w.ForAll(dsl.N(32), func(t *dsl.Thread, i dsl.U32) {
+					region.Store(t, i, in.At(wid.Mul(dsl.N(32)).Add(i)))
+				})
+				w.Sync()
+				w.ForAll(dsl.N(32), func(t *dsl.Thread, i dsl.U32) {
+					out.Store(t, wid.Mul(dsl.N(32)).Add(i), region.At(dsl.N(31).Sub(i)))
+				})
+				w.Sync()
+			})
+		})
+	})
+	rng := proptest.Parameters(t, 1).Rng
+	xs := make([]uint32, passes*32)
+	for i := range xs {
+		xs[i] = rng.Uint32()
+	}
+	res := eval.NewBuffer(ir.Uint32, len(xs))
+	launchU32(t, k, 1, eval.Arg{Buffer: u32Buffer(xs)}, eval.Arg{Buffer: res})
+	for i, got := range u32s(res) {
+		if want := xs[i^31]; got != want {
+			t.Fatalf("out[%d] = %d, want in[%d] = %d", i, got, i^31, want)
+		}
+	}
+}
+
 // TestFreshNamesAreNotCUDAs builds a kernel of two Thread.ForAll loops,
 // whose indices the DSL names after "j": the second must not be j1, a
 // Bessel function of CUDA's math library (nor y1, for the same reason).

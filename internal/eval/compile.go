@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"github.com/obsidian-go/obsidian/ir"
 )
@@ -54,6 +55,9 @@ type compiler struct {
 	memOf       map[*ir.Array]int
 	taint       map[*ir.Var]taint
 	errs        []error
+	// warpArrays collects, while the body of a BlockWarps ForAll is
+	// compiled, the slots of the PerWarp arrays it uses (nil elsewhere).
+	warpArrays *[]int
 }
 
 // scope is where a statement or expression is compiled.
@@ -151,6 +155,9 @@ func (c *compiler) memory(a *ir.Array, pos ir.Pos) (int, bool) {
 	if !a.Elem.Valid() {
 		c.errorf(pos, "array %s has invalid element type %v", a.Name, a.Elem)
 		return 0, false
+	}
+	if a.PerWarp && c.warpArrays != nil && !slices.Contains(*c.warpArrays, i) {
+		*c.warpArrays = append(*c.warpArrays, i)
 	}
 	return i, true
 }

@@ -42,7 +42,7 @@ func (c *compiler) forAll(s *ir.ForAll, sc *scope) stmtFn {
 		return nil
 	}
 	slot, _, okVar := c.target(s.Var, s.Var.T, inner)
-	body := c.stmts(s.Body, inner)
+	body := c.warpPass(s, func() stmtFn { return c.stmts(s.Body, inner) })
 	if tc == ir.NoType || !okVar {
 		return nil
 	}
@@ -56,6 +56,32 @@ func (c *compiler) forAll(s *ir.ForAll, sc *scope) stmtFn {
 		if !m.stop {
 			loop(m, n, slot, vmask, body, pos)
 		}
+	}
+}
+
+// warpPass compiles the body of s by compile and, for a BlockWarps ForAll
+// whose body uses PerWarp arrays, makes each pass of the body start with
+// the warp's regions of them unwritten: the arrays belong to the pass (see
+// dsl.WarpShared), so a pass that reads an element it has not written is
+// reported, where on the GPU it would read what an earlier warp index run
+// by the same warp (or an earlier ForAllWarps) left there.
+func (c *compiler) warpPass(s *ir.ForAll, compile func() stmtFn) stmtFn {
+	if s.Kind != ir.BlockWarps {
+		return compile()
+	}
+	saved := c.warpArrays
+	var arrays []int
+	c.warpArrays = &arrays
+	body := compile()
+	c.warpArrays = saved
+	if len(arrays) == 0 || body == nil {
+		return body
+	}
+	return func(m *machine) {
+		for _, slot := range arrays {
+			m.forgetWarpWrites(m.mems[slot])
+		}
+		body(m)
 	}
 }
 

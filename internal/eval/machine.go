@@ -294,6 +294,10 @@ func (m *machine) outOfBounds(mem *memory, t ir.Type, x uint64, pos ir.Pos, what
 func (m *machine) checkWritten(mem *memory, i int, s *cellRecord, a *access) {
 	pos := m.prog.sites[a.site]
 	switch {
+	case (s.body != a.body || s.flags&written == 0) && mem.per == perWarp:
+		m.report(false, pos, "uninit", "%s of warp-shared memory %s[%d] that warp %d has not written in this pass "+
+			"of its ForAllWarps (on the GPU: what an earlier pass of the warp left, or nothing)", a.kind,
+			mem.array.Name, i%mem.n, m.warpBase/warpSize)
 	case s.body != a.body || s.flags&written == 0:
 		m.report(false, pos, "uninit", "%s of shared memory %s[%d] that this block never wrote", a.kind,
 			mem.array.Name, i)
@@ -362,6 +366,19 @@ func (m *machine) nextBody() {
 				clear(mem.stamps)
 			}
 		}
+	}
+}
+
+// forgetWarpWrites marks the current warp's region of mem, a PerWarp
+// shared array, as not written by the block body, keeping the accesses of
+// the barrier interval for the race checks.
+func (m *machine) forgetWarpWrites(mem *memory) {
+	if mem == nil || mem.region == nil {
+		return
+	}
+	first := mem.cell + m.warpBase/warpSize*mem.n*mem.cells
+	for c := range mem.n * mem.cells {
+		mem.region.records.at(first + c).flags &^= written
 	}
 }
 
