@@ -121,6 +121,24 @@ func TestEvaluatorCatchesWrongPrograms(t *testing.T) {
 			})
 			return k
 		}, 1024, 1, "read of held array held[0] by thread 255"},
+		{"local array read before its thread wrote it", func() *dsl.Kernel {
+			return threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
+				loc := dsl.Local[uint32](t, 4)
+				t.If(i.Lt(dsl.N(100)), func(t *dsl.Thread) { loc.Store(t, dsl.N(1), in.At(i)) })
+				out.Store(t, i, loc.At(dsl.N(1))) // bad: local array read before its thread wrote it
+			})
+		}, 1024, 1, "read of local array loc[1] by thread 100 of block 0, which has not written it in this iteration of its ForAll"},
+		{"local array read as an earlier iteration left it", func() *dsl.Kernel {
+			// 512 iterations on 256 threads: the first 256 write the
+			// array, and the next, run by the same threads, read it.
+			return copyKernel(func(_ *dsl.Kernel, b *dsl.Block, in, out dsl.Array[uint32]) {
+				b.ForAll(dsl.N(512), func(t *dsl.Thread, i dsl.U32) {
+					loc := dsl.Local[uint32](t, 2)
+					t.If(i.Lt(dsl.N(256)), func(t *dsl.Thread) { loc.Store(t, dsl.N(0), in.At(i)) })
+					out.Store(t, i, loc.At(dsl.N(0))) // bad: local array read as an earlier iteration left it
+				})
+			})
+		}, 1024, 1, "read of local array loc[0] by thread 0 of block 0, which has not written it in this iteration"},
 		{"index past a thread's local array", func() *dsl.Kernel {
 			return threadStep(func(t *dsl.Thread, i dsl.U32, in, out dsl.Array[uint32]) {
 				loc := dsl.Local[uint32](t, 4)

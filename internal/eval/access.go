@@ -61,7 +61,7 @@ func (m *machine) loadLanes(mem *memory, t ir.Type, out *vec, pos ir.Pos, site i
 	case r != nil && r.shared:
 		m.loadShared(mem, t, &x, out, pos, site)
 	case mem.stamps != nil:
-		m.loadHeld(mem, t, &x, out, pos)
+		m.loadLocal(mem, t, &x, out, pos)
 	case mem.elem == 4:
 		data := mem.data
 		for mask := m.mask; mask != 0; mask &= mask - 1 {
@@ -211,10 +211,13 @@ func (m *machine) storeShared(mem *memory, t ir.Type, x *laneIndexes, idx, val *
 	}
 }
 
-// loadHeld is loadLanes for a Held local array: a thread's read of an
-// element it has not written in the current block body reads what an
-// earlier block (or nothing) left there, and is reported.
-func (m *machine) loadHeld(mem *memory, t ir.Type, x *laneIndexes, out *vec, pos ir.Pos) {
+// loadLocal is loadLanes for a local array: a thread's read of an element
+// it has not written in the current block body (a Held array) or in the
+// current iteration of the ForAll that runs it (another local array) reads
+// what an earlier block or iteration (or nothing) left there, and is
+// reported.
+func (m *machine) loadLocal(mem *memory, t ir.Type, x *laneIndexes, out *vec, pos ir.Pos) {
+	stamp := m.stamp(mem)
 	for mask := m.mask; mask != 0; mask &= mask - 1 {
 		l := bits.TrailingZeros32(mask)
 		i, ok := x.element(out, l)
@@ -222,21 +225,34 @@ func (m *machine) loadHeld(mem *memory, t ir.Type, x *laneIndexes, out *vec, pos
 			m.outOfBounds(mem, t, out[l], pos, accessWhat[readAccess])
 			return
 		}
-		if mem.stamps[i] != m.body {
-			m.report(false, pos, "uninit", "read of held array %s[%d] by thread %d of block %d, which has not "+
-				"written it in this block body", mem.array.Name, i-(m.warpBase+l)*mem.n, m.warpBase+l, m.block)
+		if mem.stamps[i] != stamp {
+			m.reportUnwrittenLocal(mem, i, l, pos)
 		}
 		out[l] = loadBits(mem.data, mem.elem, i)
 	}
 }
 
+// reportUnwrittenLocal reports lane l's read of element i of local array
+// mem's data, which its thread has not written.
+func (m *machine) reportUnwrittenLocal(mem *memory, i, l int, pos ir.Pos) {
+	thread := m.warpBase + l
+	if mem.array.Held {
+		m.report(false, pos, "uninit", "read of held array %s[%d] by thread %d of block %d, which has not "+
+			"written it in this block body", mem.array.Name, i-thread*mem.n, thread, m.block)
+		return
+	}
+	m.report(false, pos, "uninit", "read of local array %s[%d] by thread %d of block %d, which has not "+
+		"written it in this iteration of its ForAll", mem.array.Name, i-thread*mem.n, thread, m.block)
+}
+
 // storeLocal is storeLanes for a memory no other thread sees.
 func (m *machine) storeLocal(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, pos ir.Pos) {
 	if mem.stamps != nil {
+		stamp := m.stamp(mem)
 		for mask := m.mask; mask != 0; mask &= mask - 1 {
 			l := bits.TrailingZeros32(mask)
 			if i, ok := x.element(idx, l); ok {
-				mem.stamps[i] = m.body
+				mem.stamps[i] = stamp
 			}
 		}
 	}

@@ -3,8 +3,9 @@
 // the GPU computes, it reports data races between barriers, barriers reached
 // by only some threads, out-of-bounds accesses, reads of shared memory that
 // was never written (for a warp's own shared array, in the current pass of
-// its ForAllWarps), reads of a held array's element that its thread has not
-// written in the current block body, and reads of variables before their
+// its ForAllWarps), reads of a local array's element that its thread has
+// not written in the current iteration of its ForAll (for a held array, in
+// the current block body), and reads of variables before their
 // declaration, each at the user's Go line that built the offending
 // statement.
 //

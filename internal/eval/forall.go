@@ -160,6 +160,7 @@ func threadLoop(m *machine, n, first, stride uint64, slot int, vmask uint64, bod
 func runLanes(m *machine, warpBase int, mask uint32, first uint64, slot int, vmask uint64, body stmtFn) {
 	savedBase, savedMask := m.warpBase, m.mask
 	m.warpBase, m.mask = warpBase, mask
+	m.nextRound()
 	clear(m.laneDef)
 	index := &m.lanes[slot]
 	for l := range index {

@@ -54,10 +54,12 @@ type memory struct {
 	region *region // nil for a local array, which no other thread sees, and a constant table, never written
 	cell   int     // the region's cell of element 0
 	cells  int     // cells per element
-	// stamps holds, for a Held local array, the block body (machine.body)
-	// that last wrote each element of each thread's copy, so that a read of
-	// an element the thread has not written in the current body is
-	// reported; nil for the other arrays.
+	// stamps holds, for a local array, when each element of each thread's
+	// copy was last written: for a Held array the block body
+	// (machine.body), for another local array the round of thread bodies
+	// (machine.round), so that a read of an element the thread has not
+	// written in the current body, or in the current iteration of the
+	// ForAll that runs it, is reported; nil for the other arrays.
 	stamps []uint32
 }
 
@@ -92,9 +94,7 @@ func (m *machine) allocated(a *ir.Array, slot int) *memory {
 	case a.Space == ir.Local:
 		mem.per = perThread
 		mem.data = make([]byte, m.threads*a.Size*mem.elem)
-		if a.Held {
-			mem.stamps = make([]uint32, m.threads*a.Size)
-		}
+		mem.stamps = make([]uint32, m.threads*a.Size)
 	case a.PerWarp:
 		mem.per = perWarp
 	}
@@ -128,6 +128,7 @@ type machine struct {
 	smem        []byte    // the current block's shared memory
 	shared      []*region // the regions of smem
 	body        uint32    // counts block bodies: shared memory holds nothing from an earlier one
+	round       uint32    // counts rounds of thread bodies: a local array holds nothing from an earlier one
 	blockEpoch  uint32    // counts barrier intervals
 	warpEpoch   []uint32
 	intervals   *intervalTable // global memory's records of the current interval
@@ -380,6 +381,28 @@ func (m *machine) forgetWarpWrites(mem *memory) {
 	for c := range mem.n * mem.cells {
 		mem.region.records.at(first + c).flags &^= written
 	}
+}
+
+// nextRound starts a round of thread bodies (runLanes), in which the local
+// arrays that are not Held hold nothing yet.
+func (m *machine) nextRound() {
+	if m.round++; m.round == 0 {
+		m.round = 1
+		for _, mem := range m.mems {
+			if mem != nil && mem.per == perThread && !mem.array.Held {
+				clear(mem.stamps)
+			}
+		}
+	}
+}
+
+// stamp returns what a write to local array mem stamps its element with
+// now, and what a read expects.
+func (m *machine) stamp(mem *memory) uint32 {
+	if mem.array.Held {
+		return m.body
+	}
+	return m.round
 }
 
 // barrier ends the current barrier interval of the block (and of its warps).
