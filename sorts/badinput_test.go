@@ -81,7 +81,7 @@ var badInputs = []badInput{
 		var g *runtime.GPU
 		return errOf(sorts.New(g))
 	}, sorts.ErrNoDevice, "", "nil device"},
-	{"New with a nil option", func(f *badFixture) error { return errOf(sorts.New(f.dev, sorts.Paper(), nil)) }, nil, "", "option 1 is nil"},
+	{"New with a nil option", func(f *badFixture) error { return errOf(sorts.New(f.dev, sorts.Paper(), nil)) }, sorts.ErrBadOption, "", "option 1 is nil"},
 	{"New on another device's stream", func(f *badFixture) error {
 		st, err := f.other.NewStream()
 		if err != nil {
@@ -249,13 +249,13 @@ var badInputs = []badInput{
 	}, nil, "out", "shares memory with keys"},
 	{"RadixSortUnique by a range of bits", func(f *badFixture) error {
 		return errOf(sorts.RadixSortUnique(f.fast, f.zeros(2), f.buf(2, 1), sorts.Bits(0, 8), sorts.Descending()))
-	}, nil, "", "RadixSortUnique takes no Bits option"},
+	}, sorts.ErrBadOption, "", "RadixSortUnique takes no Bits option"},
 	{"SortUniqueSlice by a range of bits", func(f *badFixture) error {
 		return errOf(sorts.SortUniqueSlice(f.fast, []int64{2, 1}, sorts.Bits(3, 9)))
-	}, nil, "", "SortUniqueSlice takes no Bits option"},
+	}, sorts.ErrBadOption, "", "SortUniqueSlice takes no Bits option"},
 	{"SortSlice with a nil option", func(f *badFixture) error {
 		return errOf(sorts.SortSlice(f.fast, []float32{2, 1}, sorts.Descending(), nil))
-	}, nil, "", "radix option 1 is nil"},
+	}, sorts.ErrBadOption, "", "radix option 1 is nil"},
 	{"SortSlice of bits past the key", func(f *badFixture) error {
 		return errOf(sorts.SortSlice(f.fast, []uint64{2, 1}, sorts.Bits(60, 65)))
 	}, sorts.ErrBadRange, "", "bits [60, 65) of 64-bit keys"},

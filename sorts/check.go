@@ -31,6 +31,9 @@ var (
 	ErrNoDevice = errors.New("no device")
 	// ErrClosed: the Sorter has been closed.
 	ErrClosed = errors.New("the Sorter is closed")
+	// ErrBadOption: an option is nil, or one the call does not take
+	// (Bits for the unique sorts).
+	ErrBadOption = errors.New("bad option")
 )
 
 // BufferError reports a buffer argument a Sorter cannot use: nil, a zero

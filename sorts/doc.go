@@ -223,8 +223,9 @@
 // than the Sorter's, of the wrong length, or sharing memory with another
 // argument where that breaks the call; ErrBadRange for a range that is
 // empty, inverted, wider than MaxBins or (for a histogram) past 2^32-1;
-// ErrKeyOutOfRange for a key outside its range; ErrNoDevice and ErrClosed
-// for a Sorter that cannot run. A call then reserves the scratch memory it
+// ErrKeyOutOfRange for a key outside its range; ErrBadOption for a nil
+// option or one the call does not take; ErrNoDevice and ErrClosed for a
+// Sorter that cannot run. A call then reserves the scratch memory it
 // needs (8 bytes per value of a counting sort's range, three bits per value
 // of the fast occurrence sort's, a few words per 4096 keys) once it
 // has checked that the device can give it: a GPU's free memory, or what

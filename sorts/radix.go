@@ -50,7 +50,7 @@ func radixOptions[K Key](opts []RadixOption) (radixConfig, error) {
 	c := radixConfig{end: width}
 	for i, o := range opts {
 		if o == nil {
-			return radixConfig{}, fmt.Errorf("sorts: radix option %d is nil", i)
+			return radixConfig{}, fmt.Errorf("sorts: %w: radix option %d is nil", ErrBadOption, i)
 		}
 		o(&c)
 	}

@@ -114,7 +114,7 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 	var c config
 	for i, o := range opts {
 		if o == nil {
-			return nil, fmt.Errorf("sorts: New: option %d is nil", i)
+			return nil, fmt.Errorf("sorts: %w: New: option %d is nil", ErrBadOption, i)
 		}
 		o(&c)
 	}

@@ -76,7 +76,7 @@ func uniqueOrder[K Key](op string, opts []RadixOption) (kernels.Order, error) {
 		return 0, err
 	}
 	if c.bitsSet {
-		return 0, fmt.Errorf("sorts: %s takes no Bits option: keys are distinct when any of their bits differ", op)
+		return 0, fmt.Errorf("sorts: %w: %s takes no Bits option: keys are distinct when any of their bits differ", ErrBadOption, op)
 	}
 	return c.order, nil
 }
