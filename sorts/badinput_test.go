@@ -293,6 +293,14 @@ var badInputs = []badInput{
 		defer s.Close()
 		return errOf(s.SortRange(make([]uint32, kernels.BlockSortMaxKeys+1), 0, 1<<18))
 	}, sorts.ErrTooLarge, "", fmt.Sprintf("counting sort of %d keys over 262144 values needs", kernels.BlockSortMaxKeys+1)},
+	{"Sort whose copies pass the limit of CPUMemoryLimit", func(f *badFixture) error {
+		s, err := sorts.New(runtime.CPU(runtime.CPUMemoryLimit(1 << 12)))
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		return errOf(s.Sort(make([]uint32, 5000)))
+	}, sorts.ErrTooLarge, "", "Sort of 5000 elements needs"},
 	{"block sort over the limit of CPUMemoryLimit", func(f *badFixture) error {
 		s, err := sorts.New(runtime.CPU(runtime.CPUMemoryLimit(1 << 12)))
 		if err != nil {

@@ -623,7 +623,7 @@ func (s *Sorter) sortSlice(op string, keys []uint32, sort func(out, in *runtime.
 // (RadixSort) when they span more than MaxBins values. Every slice of at
 // most MaxRadixKeys keys sorts.
 func (s *Sorter) Sort(keys []uint32) ([]uint32, error) {
-	return s.sortSlice("counting sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
+	return s.sortSlice("Sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
 		if s.blockSorts(in.Len()) {
 			begin, end := varyingBits(keys)
 			return s.blockSort(out, in, begin, end)
@@ -636,14 +636,14 @@ func (s *Sorter) Sort(keys []uint32) ([]uint32, error) {
 // up to kernels.BlockSortMaxKeys keys, by the block sort of Sort once the
 // host has checked that they lie in [lo, hi).
 func (s *Sorter) SortRange(keys []uint32, lo, hi uint32) ([]uint32, error) {
-	return s.slicesInRange("counting sort", keys, lo, hi, false)
+	return s.slicesInRange("SortRange", keys, lo, hi, false)
 }
 
 // SortUnique returns the distinct keys sorted, by occurrence sort over the
 // keys' own range, or by the radix sort and Unique's compaction when they
 // span more than MaxBins values.
 func (s *Sorter) SortUnique(keys []uint32) ([]uint32, error) {
-	return s.sortSlice("occurrence sort", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
+	return s.sortSlice("SortUnique", keys, func(out, in *runtime.Buffer[uint32]) (int, error) {
 		return s.sortAuto(out, in, true, unsignedKeys, true)
 	})
 }
@@ -651,7 +651,7 @@ func (s *Sorter) SortUnique(keys []uint32) ([]uint32, error) {
 // SortUniqueRange returns the distinct keys sorted, by occurrence sort
 // over [lo, hi).
 func (s *Sorter) SortUniqueRange(keys []uint32, lo, hi uint32) ([]uint32, error) {
-	return s.slicesInRange("occurrence sort", keys, lo, hi, true)
+	return s.slicesInRange("SortUniqueRange", keys, lo, hi, true)
 }
 
 // slicesInRange checks [lo, hi) before it copies the keys, and sorts them.
@@ -688,7 +688,7 @@ func (s *Sorter) SortInt32(keys []int32) ([]int32, error) {
 	for i, k := range keys {
 		u[i] = toOrdered(k)
 	}
-	sorted, err := s.sortSlice("counting sort", u, func(out, in *runtime.Buffer[uint32]) (int, error) {
+	sorted, err := s.sortSlice("SortInt32", u, func(out, in *runtime.Buffer[uint32]) (int, error) {
 		return s.sortAuto(out, in, false, int32Keys, true)
 	})
 	if err != nil {
