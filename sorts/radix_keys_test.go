@@ -295,7 +295,9 @@ func checkArgsort[K sorts.Key](t *testing.T, s *sorts.Sorter, dev runtime.Device
 // unique, in both orders: in tiles of 128 keys, and in one block
 // (kernels.RadixBlockKernel, the default for so few keys); both again with
 // the keys ranked by counters (kernels.RankByCounters), for float32 and
-// int64 keys; and by the rank sort, for int32 and float64 keys.
+// int64 keys; in unpadded tiles of 192 keys (kernels.RadixShape.Unpadded),
+// for uint32 and float64 keys; and by the rank sort, for int32 and float64
+// keys.
 func TestRadixKeyTypes(t *testing.T) {
 	tiled, dev := smallTiles(t)
 	newSorter := func(passes, block kernels.RadixShape) *sorts.Sorter {
@@ -312,6 +314,7 @@ func TestRadixKeyTypes(t *testing.T) {
 	countedTiles := newSorter(kernels.RadixShape{Threads: 64, PerThread: 2, Bits: 5, Window: 3, Rank: kernels.RankByCounters},
 		kernels.RadixShape{})
 	countedBlock := newSorter(kernels.RadixShape{}, kernels.RadixShape{Threads: 64, PerThread: 8, Bits: 5, Rank: kernels.RankByCounters})
+	unpadded := newSorter(kernels.RadixShape{Threads: 64, PerThread: 3, Bits: 8, Window: 3, Unpadded: true}, kernels.RadixShape{})
 	seed := proptest.Seed(t)
 	for _, c := range []struct {
 		s          *sorts.Sorter
@@ -332,6 +335,12 @@ func TestRadixKeyTypes(t *testing.T) {
 		checkKeyType[int64](t, s, dev, []int{2, 129, 300}, seed, false)
 	}
 	checkKeyType[float64](t, countedTiles, dev, []int{129}, seed, true)
+	// Tiles laid out in shared memory at their ranks, unpadded: 4-byte keys
+	// (values moved with their keys) and 8-byte keys (values after them).
+	for _, descending := range []bool{false, true} {
+		checkKeyType[uint32](t, unpadded, dev, []int{2, 193, 300}, seed, descending)
+		checkKeyType[float64](t, unpadded, dev, []int{193, 300}, seed, descending)
+	}
 	// The rank sort (on a GPU, the one-launch sort of up to a few thousand
 	// keys) compares whole keys: each sign and width, in both orders.
 	ranked := newSorter(kernels.RadixShape{}, kernels.RadixShape{})

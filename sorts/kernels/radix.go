@@ -86,6 +86,31 @@ type RadixShape struct {
 	// unrolled by (dsl.Block.ForAllUnrolled), up to ir.MaxUnroll; 0
 	// leaves it to the compiler.
 	Unroll int
+	// Unpadded lays a pass's sorted tile out in shared memory at its
+	// ranks, without the slot of padding every 32 words (arrays.BankPadded)
+	// that keeps a warp's lanes in distinct banks when their ranks are 32
+	// apart: a tile of sorted keys holds Tile/Digits keys of each low digit,
+	// so that the padding pays where that is a multiple of 32 (or of 8 or
+	// 16), and costs an instruction a key at each access where it is not.
+	Unpadded bool
+}
+
+// slot returns the place of the element of rank r of a pass's sorted tile
+// in shared memory.
+func (sh RadixShape) slot(r dsl.U32) dsl.U32 {
+	if sh.Unpadded {
+		return r
+	}
+	return arrays.BankPadded(r)
+}
+
+// slots returns the length of the shared array that holds a pass's sorted
+// tile.
+func (sh RadixShape) slots() int {
+	if sh.Unpadded {
+		return sh.Tile()
+	}
+	return arrays.BankPaddedLen(sh.Tile())
 }
 
 // RadixRank is how a block of the radix sort ranks its tile's keys by
@@ -253,7 +278,18 @@ func RadixShapeFor(keyBytes, valueBytes, n int) RadixShape {
 // keys against 1.016–1.022 for 512×18 (384×24 1.012, 448×20 1.019, 384×22
 // 1.028, 512×16 1.045, 448×18 1.051, 512×20 1.060; 512×18 unrolled by 3
 // 1.034), 3.867 at 2^27 against 3.915–3.917; but sorted and reversed
-// pairs 0.976–0.977 against 0.922–0.926, so pairs keep 512×18.
+// pairs 0.976–0.977 against 0.922–0.926, so pairs keep 512×18. A tile of
+// 384×23 holds 34.5 keys of each digit, so that sorted keys fall in
+// distinct banks without padding (RadixShape.Unpadded): unpadded, 4-byte
+// keys alone took 0.721–0.727 ms over every bit at 2^25 keys against
+// 0.727–0.736 padded, sorted keys 0.687–0.694 against 0.697–0.711,
+// reversed 0.688–0.694 against 0.696–0.705, unique 0.706–0.708 against
+// 0.714–0.716 (four runs each, the builds alternated twice in one call);
+// pairs in 384×23 unpadded took random keys in 1.014 ms against
+// 1.020–1.024 for 512×18 padded (3.865 against 3.919–3.927 at 2^27
+// keys) but sorted and reversed keys in 0.979–0.984 against 0.904–0.915,
+// so pairs keep 512×18 and its padding (36 keys of each digit: without
+// it, sorted keys would put four lanes in each bank).
 var radixShapes = []struct {
 	keyBytes, valueBytes, upTo int
 	shape                      RadixShape
@@ -261,7 +297,7 @@ var radixShapes = []struct {
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 16, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 4}},
 	{keyBytes: 4, valueBytes: 8, upTo: 1 << 20, shape: RadixShape{Threads: 512, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 4, valueBytes: 4, upTo: 1 << 22, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2}},
-	{keyBytes: 4, shape: RadixShape{Threads: 384, PerThread: 23, Bits: RadixBits, Window: 4, MinBlocks: 3}},
+	{keyBytes: 4, shape: RadixShape{Threads: 384, PerThread: 23, Bits: RadixBits, Window: 4, MinBlocks: 3, Unpadded: true}},
 	{keyBytes: 4, valueBytes: 4, shape: RadixShape{Threads: 512, PerThread: 18, Bits: RadixBits, Window: 4, MinBlocks: 2, Unroll: 2}},
 	{keyBytes: 4, valueBytes: 8, shape: RadixShape{Threads: 512, PerThread: 12, Bits: RadixBits, Window: 4, MinBlocks: 2}},
 	{keyBytes: 8, valueBytes: 8, upTo: 1 << 18, shape: RadixShape{Threads: 256, PerThread: 8, Bits: RadixBits, Window: 4, MinBlocks: 2}},
@@ -739,7 +775,12 @@ func byDestination[K Key, V Value](b *dsl.Block, plan radixPlan, out, alt radixD
 
 // paddedWriter writes element r of a tile at BankPadded(r) of a.
 func paddedWriter[T dsl.Scalar](a dsl.Array[T]) arrays.Writer[T] {
-	return func(t *dsl.Thread, r dsl.U32, v dsl.Exp[T]) { a.Store(t, arrays.BankPadded(r), v) }
+	return slotWriter(a, arrays.BankPadded)
+}
+
+// slotWriter writes element r of a tile at slot(r) of a.
+func slotWriter[T dsl.Scalar](a dsl.Array[T], slot func(dsl.U32) dsl.U32) arrays.Writer[T] {
+	return func(t *dsl.Thread, r dsl.U32, v dsl.Exp[T]) { a.Store(t, slot(r), v) }
 }
 
 // radixPass is RadixPassKernel with U the bits of K.
@@ -835,16 +876,14 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			published := arrays.LookBackPublish(b, dsl.U32.Add, dsl.N(0), arrays.FromArray(global), status, epoch, tile,
 				m.Counts())
 			// The keys move to their ranks in shared memory (the key of rank
-			// r at BankPadded(r)); a pair's values (an argsort's positions)
-			// are read into registers only now, as CUB's Onesweep reads
-			// them after ranking the keys, and follow to the same ranks.
-			// The padding keeps the lanes of a warp in different banks when
-			// their ranks are 32 apart, as they are for sorted keys in a tile
-			// that holds 32 keys of each digit.
+			// r at shape.slot(r): BankPadded(r) unless the shape is
+			// Unpadded); a pair's values (an argsort's positions) are read
+			// into registers only now, as CUB's Onesweep reads them after
+			// ranking the keys, and follow to the same ranks.
 			ranks := m.HeldRanks(b)
-			padded := arrays.BankPaddedLen(int(tileLen))
+			padded := shape.slots()
 			sorted := dsl.Shared[U](b, padded)
-			keys.ScatterBy(ranks).Run(b, paddedWriter(sorted))
+			keys.ScatterBy(ranks).Run(b, slotWriter(sorted, shape.slot))
 			heldValues, heldPositions := loadValues(b, first, count)
 			var sortedValues dsl.Array[V]
 			var sortedPositions dsl.Array[uint32]
@@ -852,10 +891,10 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 				switch values {
 				case Pairs:
 					sortedValues = dsl.Shared[V](b, padded)
-					heldValues.ScatterBy(ranks).Run(b, paddedWriter(sortedValues))
+					heldValues.ScatterBy(ranks).Run(b, slotWriter(sortedValues, shape.slot))
 				case Positions:
 					sortedPositions = dsl.Shared[uint32](b, padded)
-					heldPositions.ScatterBy(ranks).Run(b, paddedWriter(sortedPositions))
+					heldPositions.ScatterBy(ranks).Run(b, slotWriter(sortedPositions, shape.slot))
 				}
 			}
 			if !valuesAfterKeys {
@@ -879,7 +918,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			if !valuesAfterKeys {
 				byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
 					b.ForAllUnrolled(count, shape.Unroll, func(t *dsl.Thread, j dsl.U32) {
-						slot := dsl.Let(t, arrays.BankPadded(j))
+						slot := dsl.Let(t, shape.slot(j))
 						u := dsl.Let(t, sorted.At(slot.Exp))
 						at := dsl.Let(t, base.At(digitOf(u.Exp)).Add(j))
 						dst.keys.Store(t, at.Exp, kb.store(u.Exp))
@@ -896,7 +935,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			digitAt := dsl.Shared[uint8](b, int(tileLen))
 			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
 				b.ForAllUnrolled(count, shape.Unroll, func(t *dsl.Thread, j dsl.U32) {
-					u := dsl.Let(t, sorted.At(arrays.BankPadded(j)))
+					u := dsl.Let(t, sorted.At(shape.slot(j)))
 					d := dsl.Let(t, digitOf(u.Exp))
 					digitAt.Store(t, j, dsl.Cast[uint8](d.Exp))
 					dst.keys.Store(t, base.At(d.Exp).Add(j), kb.store(u.Exp))
@@ -907,7 +946,7 @@ func radixPass[K Key, U uint32 | uint64, V Value](shape RadixShape, values Radix
 			b.Sync()
 			byDestination(b, plan, toOut, toAlt, func(b *dsl.Block, dst radixDestination[K, V]) {
 				b.ForAllUnrolled(count, shape.Unroll, func(t *dsl.Thread, j dsl.U32) {
-					storeValue(t, dst, base.At(dsl.Cast[uint32](digitAt.At(j))).Add(j), arrays.BankPadded(j))
+					storeValue(t, dst, base.At(dsl.Cast[uint32](digitAt.At(j))).Add(j), shape.slot(j))
 				})
 			})
 		}
