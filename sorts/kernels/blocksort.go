@@ -116,7 +116,7 @@ var blockDigitWidths = []int{4, 6, RadixBits}
 // valuesOut (the position in keysIn of each sorted key), then begin and
 // end (0 <= begin < end <= K's bits). Only the first min(len(keysIn),
 // shape.Tile()) keys are sorted: the host passes at most that many.
-// shape's Window and MinBlocks are ignored.
+// shape's Window, MinBlocks, Unroll and Unpadded are ignored.
 func RadixBlockKernel[K Key, V Value](shape RadixShape, values RadixValues, order Order) *dsl.Kernel {
 	return withBits[K](func() *dsl.Kernel { return radixBlock[K, uint64, V](shape, values, order) },
 		func() *dsl.Kernel { return radixBlock[K, uint32, V](shape, values, order) })

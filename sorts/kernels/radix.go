@@ -87,11 +87,13 @@ type RadixShape struct {
 	// leaves it to the compiler.
 	Unroll int
 	// Unpadded lays a pass's sorted tile out in shared memory at its
-	// ranks, without the slot of padding every 32 words (arrays.BankPadded)
-	// that keeps a warp's lanes in distinct banks when their ranks are 32
-	// apart: a tile of sorted keys holds Tile/Digits keys of each low digit,
-	// so that the padding pays where that is a multiple of 32 (or of 8 or
-	// 16), and costs an instruction a key at each access where it is not.
+	// ranks, without arrays.BankPadded's slot of padding every 32 words.
+	// The padding keeps a warp's lanes in distinct banks when their ranks
+	// are apart by a multiple of a power of two, as they are for sorted
+	// keys: a tile of them holds Tile/Digits keys of each low digit, and
+	// with 36 (4 × 9) four lanes share a bank. Where that count is odd or
+	// not a whole number, the padding only costs an instruction a key at
+	// each of the tile's accesses.
 	Unpadded bool
 }
 
