@@ -259,6 +259,24 @@ var badInputs = []badInput{
 	{"SortSlice of bits past the key", func(f *badFixture) error {
 		return errOf(sorts.SortSlice(f.fast, []uint64{2, 1}, sorts.Bits(60, 65)))
 	}, sorts.ErrBadRange, "", "bits [60, 65) of 64-bit keys"},
+	{"SortPairsSlice of more values than keys", func(f *badFixture) error {
+		_, _, err := sorts.SortPairsSlice(f.fast, []uint32{2, 1}, []float64{1, 2, 3})
+		return err
+	}, nil, "values", "3 values for 2 keys"},
+	{"SortPairsSlice of fewer values than keys, all keys equal", func(f *badFixture) error {
+		_, _, err := sorts.SortPairsSlice(f.fast, []int32{4, 4, 4}, []uint32{1})
+		return err
+	}, nil, "values", "1 values for 3 keys"},
+	{"SortPairsSlice with a nil option", func(f *badFixture) error {
+		_, _, err := sorts.SortPairsSlice(f.fast, []uint32{2, 1}, []uint32{0, 1}, nil)
+		return err
+	}, sorts.ErrBadOption, "", "radix option 0 is nil"},
+	{"ArgsortSlice of bits past the key", func(f *badFixture) error {
+		return errOf(sorts.ArgsortSlice(f.fast, []float32{2, 1}, sorts.Bits(30, 33)))
+	}, sorts.ErrBadRange, "", "bits [30, 33) of 32-bit keys"},
+	{"ArgsortSlice on a closed Sorter", func(f *badFixture) error {
+		return errOf(sorts.ArgsortSlice(f.closedSorter, []uint64{2, 1}))
+	}, sorts.ErrClosed, "", "closed"},
 	{"RadixSort on a closed Sorter", func(f *badFixture) error { return sorts.RadixSort(f.closedSorter, f.zeros(1), f.buf(1)) }, sorts.ErrClosed, "", "closed"},
 	{"Histogram bins past 2^32-1", func(f *badFixture) error {
 		return f.fast.Histogram(f.zeros(10), f.buf(0), math.MaxUint32-5)

@@ -39,9 +39,10 @@ var (
 // BufferError reports a buffer argument a Sorter cannot use: nil, a zero
 // Buffer, freed, an out-of-range view (Err is then the runtime's error for
 // it), on another device than the Sorter's, of the wrong length, or
-// sharing memory with another argument where that is not allowed.
+// sharing memory with another argument where that is not allowed; and a
+// slice of values of another length than its keys (SortPairsSlice).
 type BufferError struct {
-	Arg string // the parameter: "keys", "out", "bins" or "in"
+	Arg string // the parameter's name, such as "keys", "out" or "values"
 	Err error  // what is wrong with it
 }
 

@@ -69,7 +69,9 @@
 // values (32- or 64-bit) with their keys, Argsort gives the keys' positions
 // in sorted order, RadixSortUnique and SortUniqueSlice keep the first of
 // each run of equal keys (arrays.PartitionCount, a scan, and
-// arrays.PartitionRanks), SortSlice sorts a slice. The option Bits sorts
+// arrays.PartitionRanks), SortSlice sorts a slice, SortPairsSlice a slice
+// of keys with a slice of values, and ArgsortSlice gives a slice's sorted
+// positions. The option Bits sorts
 // by a range of bits only, as CUB's begin_bit and end_bit, and the option
 // Descending puts the largest key first, as CUB's SortKeysDescending (each
 // digit counts down, d becoming 2^w-1-d: the keys move as in an ascending
@@ -221,7 +223,8 @@
 // device and returns an error that names what was wrong: a *BufferError
 // for a buffer that is nil, freed, an out-of-range view, on another device
 // than the Sorter's, of the wrong length, or sharing memory with another
-// argument where that breaks the call; ErrBadRange for a range that is
+// argument where that breaks the call (and for a slice of values that is
+// not as long as its keys); ErrBadRange for a range that is
 // empty, inverted, wider than MaxBins or (for a histogram) past 2^32-1;
 // ErrKeyOutOfRange for a key outside its range; ErrBadOption for a nil
 // option or one the call does not take; ErrNoDevice and ErrClosed for a

@@ -77,8 +77,9 @@ func ExampleSorter_EnqueueCountingSort() {
 	// [10 10 11 12 15] <nil>
 }
 
-// Scores sorted largest first with the positions of their players: the
-// sort stays stable, so that tied scores keep their players' order.
+// Scores sorted largest first, with the positions of their players
+// (ArgsortSlice) and with the players' ids moved along (SortPairsSlice):
+// the sort stays stable, so that tied scores keep their players' order.
 func ExampleDescending() {
 	dev := runtime.CPU()
 	s, err := sorts.New(dev)
@@ -90,24 +91,17 @@ func ExampleDescending() {
 	scores := []float32{2.5, -1, 9, 2.5, float32(math.Inf(1)), 0}
 	sorted, err := sorts.SortSlice(s, scores, sorts.Descending())
 	fmt.Println(sorted, err)
-	keys, err := runtime.FromSlice(dev, scores)
-	if err != nil {
-		fmt.Println(err)
-		return
+	players, err := sorts.ArgsortSlice(s, scores, sorts.Descending())
+	fmt.Println(players, err)
+	names := []string{"ada", "bo", "cy", "di", "eve", "flo"}
+	ids := []uint32{0, 1, 2, 3, 4, 5}
+	_, ranked, err := sorts.SortPairsSlice(s, scores, ids, sorts.Descending())
+	for _, id := range ranked {
+		fmt.Print(names[id], " ")
 	}
-	defer keys.Free()
-	players, err := runtime.Alloc[uint32](dev, keys.Len())
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer players.Free()
-	if err := sorts.Argsort(s, players, keys, sorts.Descending()); err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(players.ToSlice())
+	fmt.Println(err)
 	// Output:
 	// [+Inf 9 2.5 2.5 0 -1] <nil>
 	// [4 2 0 3 5 1] <nil>
+	// eve cy ada di flo bo <nil>
 }

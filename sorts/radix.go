@@ -543,20 +543,33 @@ func radixOnSlice[K Key](s *Sorter, keys []K, sort func(out, in *runtime.Buffer[
 // frees the scratch and tries once more. A device still short gives an
 // error wrapping ErrTooLarge.
 func sliceBuffers[K runtime.Scalar](s *Sorter, r request, keys []K) (in, out *runtime.Buffer[K], err error) {
-	in, out, err = copiesOf(s.dev, keys)
+	if err := withMemory(s, r, func() (err error) {
+		in, out, err = copiesOf(s.dev, keys)
+		return err
+	}); err != nil {
+		return nil, nil, err
+	}
+	return in, out, nil
+}
+
+// withMemory runs alloc for the sort r, and once more after freeing the
+// Sorter's scratch when the device is short of memory while the Sorter
+// holds scratch. A device still short gives an error wrapping ErrTooLarge.
+func withMemory(s *Sorter, r request, alloc func() error) error {
+	err := alloc()
 	if errors.Is(err, runtime.ErrOutOfMemory) && s.sc.bytes() > 0 {
 		if err := s.sc.release(); err != nil {
-			return nil, nil, fmt.Errorf("sorts: %v: freeing the scratch on %s: %w", r, s.dev.Name(), err)
+			return fmt.Errorf("sorts: %v: freeing the scratch on %s: %w", r, s.dev.Name(), err)
 		}
-		in, out, err = copiesOf(s.dev, keys)
+		err = alloc()
 	}
 	switch {
 	case errors.Is(err, runtime.ErrOutOfMemory):
-		return nil, nil, fmt.Errorf("sorts: %v: %w: %w", r, ErrTooLarge, err)
+		return fmt.Errorf("sorts: %v: %w: %w", r, ErrTooLarge, err)
 	case err != nil:
-		return nil, nil, fmt.Errorf("sorts: %v: %w", r, err)
+		return fmt.Errorf("sorts: %v: %w", r, err)
 	}
-	return in, out, nil
+	return nil
 }
 
 // copiesOf copies keys to dev and allocates an output as long, freeing
