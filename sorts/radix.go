@@ -525,7 +525,7 @@ func radixOnSlice[K Key](s *Sorter, keys []K, sort func(out, in *runtime.Buffer[
 	if err := s.checkCost(r, 2*uint64(n)*uint64(runtime.TypeOf[K]().Size())); err != nil {
 		return nil, err
 	}
-	in, out, err := sliceBuffers(s, r, keys)
+	in, out, err := sliceBuffers(s, r, "keys", keys)
 	if err != nil {
 		return nil, err
 	}
@@ -537,14 +537,14 @@ func radixOnSlice[K Key](s *Sorter, keys []K, sort func(out, in *runtime.Buffer[
 	return out.View(0, k).ToSlice()
 }
 
-// sliceBuffers copies keys to the device and allocates an output as long,
-// for the sort r. The up-front check counts the Sorter's scratch as free:
-// when the device is short of memory while the Sorter holds scratch, it
-// frees the scratch and tries once more. A device still short gives an
-// error wrapping ErrTooLarge.
-func sliceBuffers[K runtime.Scalar](s *Sorter, r request, keys []K) (in, out *runtime.Buffer[K], err error) {
+// sliceBuffers copies elems (the keys or values that what names) to the
+// device and allocates an output as long, for the sort r. The up-front
+// check counts the Sorter's scratch as free: when the device is short of
+// memory while the Sorter holds scratch, it frees the scratch and tries
+// once more. A device still short gives an error wrapping ErrTooLarge.
+func sliceBuffers[T runtime.Scalar](s *Sorter, r request, what string, elems []T) (in, out *runtime.Buffer[T], err error) {
 	if err := withMemory(s, r, func() (err error) {
-		in, out, err = copiesOf(s.dev, keys)
+		in, out, err = copiesOf(s.dev, what, elems)
 		return err
 	}); err != nil {
 		return nil, nil, err
@@ -572,16 +572,17 @@ func withMemory(s *Sorter, r request, alloc func() error) error {
 	return nil
 }
 
-// copiesOf copies keys to dev and allocates an output as long, freeing
-// the copy when the output cannot be had.
-func copiesOf[K runtime.Scalar](dev runtime.Device, keys []K) (in, out *runtime.Buffer[K], err error) {
-	in, err = runtime.FromSlice(dev, keys)
+// copiesOf copies elems (the keys or values that what names) to dev and
+// allocates an output as long, freeing the copy when the output cannot be
+// had.
+func copiesOf[T runtime.Scalar](dev runtime.Device, what string, elems []T) (in, out *runtime.Buffer[T], err error) {
+	in, err = runtime.FromSlice(dev, elems)
 	if err != nil {
-		return nil, nil, fmt.Errorf("copying the keys to %s: %w", dev.Name(), err)
+		return nil, nil, fmt.Errorf("copying the %s to %s: %w", what, dev.Name(), err)
 	}
-	out, err = runtime.Alloc[K](dev, len(keys))
+	out, err = runtime.Alloc[T](dev, len(elems))
 	if err != nil {
-		return nil, nil, errors.Join(fmt.Errorf("allocating the output on %s: %w", dev.Name(), err), in.Free())
+		return nil, nil, errors.Join(fmt.Errorf("allocating the output of the %s on %s: %w", what, dev.Name(), err), in.Free())
 	}
 	return in, out, nil
 }

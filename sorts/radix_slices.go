@@ -62,12 +62,12 @@ func pairsSlice[K Key, V Value](s *Sorter, keys []K, values []V, c radixConfig) 
 	if err := s.checkCost(r, 2*uint64(n)*(uint64(runtime.TypeOf[K]().Size())+uint64(runtime.TypeOf[V]().Size()))); err != nil {
 		return nil, nil, err
 	}
-	keysIn, keysOut, err := sliceBuffers(s, r, keys)
+	keysIn, keysOut, err := sliceBuffers(s, r, "keys", keys)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer func() { err = errors.Join(err, keysIn.Free(), keysOut.Free()) }()
-	valuesIn, valuesOut, err := sliceBuffers(s, r, values)
+	valuesIn, valuesOut, err := sliceBuffers(s, r, "values", values)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -104,7 +104,7 @@ func argsortSlice[K Key](s *Sorter, keys []K, c radixConfig) (positions []uint32
 	if err := s.checkCost(r, uint64(n)*(2*uint64(runtime.TypeOf[K]().Size())+4)); err != nil {
 		return nil, err
 	}
-	keysIn, keysOut, err := sliceBuffers(s, r, keys)
+	keysIn, keysOut, err := sliceBuffers(s, r, "keys", keys)
 	if err != nil {
 		return nil, err
 	}

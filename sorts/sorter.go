@@ -587,7 +587,7 @@ func (s *Sorter) onSlices(op string, keys []uint32, sort func(out, in *runtime.B
 	if err := s.checkSlice(r); err != nil {
 		return nil, err
 	}
-	in, out, err := sliceBuffers(s, r, keys)
+	in, out, err := sliceBuffers(s, r, "keys", keys)
 	if err != nil {
 		return nil, err
 	}
