@@ -64,36 +64,35 @@ func checkSliceSorts[K sorts.Key](t *testing.T, s *sorts.Sorter, r *rand.Rand, l
 				if !slices.Equal(got, want) {
 					t.Errorf("ArgsortSlice of %s: %v..., want %v...", where, got[:min(8, n)], want[:min(8, n)])
 				}
-				wantKeys := make([]K, n)
-				wantNegatives := make([]float64, n)
-				for i, p := range want {
-					wantKeys[i], wantNegatives[i] = keys[p], negatives[p]
-				}
-				gotKeys, gotPositions, err := sorts.SortPairsSlice(s, keys, positions, opts...)
-				if err != nil {
-					t.Fatalf("SortPairsSlice of %s: %v", where, err)
-				}
-				if msg := sameBits("SortPairsSlice's keys of "+where, gotKeys, wantKeys); msg != "" {
-					t.Error(msg)
-				}
-				if !slices.Equal(gotPositions, want) {
-					t.Errorf("SortPairsSlice's uint32 values of %s: %v..., want %v...", where, gotPositions[:min(8, n)], want[:min(8, n)])
-				}
-				if descending != bits {
-					continue // 64-bit values: ascending over every bit, and descending by a range of bits
-				}
-				gotKeys, gotNegatives, err := sorts.SortPairsSlice(s, keys, negatives, opts...)
-				if err != nil {
-					t.Fatalf("SortPairsSlice of %s: %v", where, err)
-				}
-				if msg := sameBits("SortPairsSlice's keys (float64 values) of "+where, gotKeys, wantKeys); msg != "" {
-					t.Error(msg)
-				}
-				if !slices.Equal(gotNegatives, wantNegatives) {
-					t.Errorf("SortPairsSlice's float64 values of %s: %v..., want %v...", where, gotNegatives[:min(8, n)], wantNegatives[:min(8, n)])
+				checkPairsSlice(t, s, "uint32 values of "+where, keys, positions, want, opts...)
+				if descending == bits { // 64-bit values: ascending over every bit, and descending by a range of bits
+					checkPairsSlice(t, s, "float64 values of "+where, keys, negatives, want, opts...)
 				}
 			}
 		}
+	}
+}
+
+// checkPairsSlice sorts keys with values by SortPairsSlice with opts and
+// checks the result against the keys and values at the positions order,
+// bit for bit.
+func checkPairsSlice[K sorts.Key, V uint32 | float64](t *testing.T, s *sorts.Sorter, where string, keys []K, values []V,
+	order []uint32, opts ...sorts.RadixOption) {
+	t.Helper()
+	wantKeys, wantValues := make([]K, len(order)), make([]V, len(order))
+	for i, p := range order {
+		wantKeys[i], wantValues[i] = keys[p], values[p]
+	}
+	gotKeys, gotValues, err := sorts.SortPairsSlice(s, keys, values, opts...)
+	if err != nil {
+		t.Fatalf("SortPairsSlice with %s: %v", where, err)
+	}
+	if msg := sameBits("SortPairsSlice's keys with "+where, gotKeys, wantKeys); msg != "" {
+		t.Error(msg)
+	}
+	if !slices.Equal(gotValues, wantValues) {
+		n := len(order)
+		t.Errorf("SortPairsSlice's %s: %v..., want %v...", where, gotValues[:min(8, n)], wantValues[:min(8, n)])
 	}
 }
 
