@@ -32,19 +32,36 @@ var internalDirs = func() map[string]bool {
 // callerPos returns the position of the first stack frame outside the DSL's
 // own packages: the user's line that is building the current node.
 func callerPos() ir.Pos {
-	var pcs [128]uintptr
-	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		f, more := frames.Next()
-		if !isInternal(f) {
-			return ir.Pos{File: f.File, Line: f.Line}
+	// The stack is read a few frames at a time, nearest first: the user's
+	// frame is most often among the first, and a kernel built inside many
+	// nested closures has a deep stack that one read of it all would walk
+	// for every node.
+	var buf [maxCallerChunk]uintptr
+	pcs := buf[:min(max(callerChunk, 1), maxCallerChunk)]
+	var last runtime.Frame
+	for skip := 2; ; skip += len(pcs) {
+		n := runtime.Callers(skip, pcs)
+		if n == 0 {
+			return ir.Pos{File: last.File, Line: last.Line}
 		}
-		if !more {
-			return ir.Pos{File: f.File, Line: f.Line}
+		frames := runtime.CallersFrames(pcs[:n])
+		for more := true; more; {
+			last, more = frames.Next()
+			if !isInternal(last) {
+				return ir.Pos{File: last.File, Line: last.Line}
+			}
+		}
+		if n < len(pcs) {
+			return ir.Pos{File: last.File, Line: last.Line}
 		}
 	}
 }
+
+// callerChunk is the number of frames callerPos reads at a time, 1 to
+// maxCallerChunk (a variable, so that the tests read a frame at a time).
+var callerChunk = 16
+
+const maxCallerChunk = 64
 
 // isInternal reports whether f runs code of internalPackages: a function of
 // theirs, or code of a source file of theirs inlined elsewhere. Test files
