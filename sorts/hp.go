@@ -26,7 +26,7 @@ func (s *Sorter) loadPapers() error {
 		return nil
 	}
 	p := &s.papers
-	err := s.load([]kernelLoad{
+	err := s.load("papers", []kernelLoad{
 		{&p.hpSums, kernels.HPSumsHistogramKernel},
 		{&p.hpDistinct, kernels.HPDistinctKernel},
 		{&p.hpBinarize, kernels.HPBinarizeKernel},

@@ -244,7 +244,7 @@ func (s *Sorter) radixKernel(key radixKernelKey, build func() *dsl.Kernel) (runt
 	if f, ok := s.radix[key]; ok {
 		return f, nil
 	}
-	k, err := build().Build()
+	k, err := built(key, build)
 	if err != nil {
 		return nil, err
 	}

@@ -145,29 +145,30 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.reconstructBitsWarp, kernels.BitsReconstructWarpKernel},
 		{&s.fn.reconstructBitsBlock, kernels.BitsReconstructBlockKernel},
 	}
-	for i, k := range kernels.SharedHistogramKernels() {
-		loads = append(loads, kernelLoad{&s.fn.sharedHistograms[i], func() *dsl.Kernel { return k }})
+	for i, sh := range histogramShapes {
+		loads = append(loads, kernelLoad{&s.fn.sharedHistograms[i], func() *dsl.Kernel { return kernels.SharedHistogramKernel(sh) }})
 	}
-	for i, k := range kernels.SharedOccursKernels() {
-		loads = append(loads, kernelLoad{&s.fn.sharedOccurs[i], func() *dsl.Kernel { return k }})
+	for i, sh := range bitsShapes {
+		loads = append(loads, kernelLoad{&s.fn.sharedOccurs[i], func() *dsl.Kernel { return kernels.SharedOccursKernel(sh) }})
 	}
-	if err := s.load(loads); err != nil {
+	if err := s.load("sorter", loads); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// load builds the kernels of loads and loads them on the Sorter's device,
-// several at once (a GPU compiles different kernels in parallel), and
-// returns the first error in the order of loads.
-func (s *Sorter) load(loads []kernelLoad) error {
+// load builds the kernels of loads, the list named list (once in a process:
+// see built), and loads them on the Sorter's device, several at once (a GPU
+// compiles different kernels in parallel), and returns the first error in
+// the order of loads.
+func (s *Sorter) load(list string, loads []kernelLoad) error {
 	errs := make([]error, len(loads))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(len(loads), goruntime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for i := range next {
-				errs[i] = s.loadOne(loads[i])
+				errs[i] = s.loadOne(loadKey{list, i}, loads[i])
 			}
 		})
 	}
@@ -179,9 +180,10 @@ func (s *Sorter) load(loads []kernelLoad) error {
 	return cmp.Or(errs...)
 }
 
-// loadOne builds l's kernel and loads it on the Sorter's device.
-func (s *Sorter) loadOne(l kernelLoad) error {
-	k, err := l.build().Build()
+// loadOne builds l's kernel, known by key, and loads it on the Sorter's
+// device.
+func (s *Sorter) loadOne(key loadKey, l kernelLoad) error {
+	k, err := built(key, l.build)
 	if err != nil {
 		return err
 	}

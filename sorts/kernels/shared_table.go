@@ -152,9 +152,20 @@ func BitsShapes() []TableShape {
 // privatised in shared memory, one per shape of HistogramShapes.
 func SharedHistogramKernels() []*dsl.Kernel { return sharedTableKernels(counts, HistogramShapes()) }
 
+// SharedHistogramKernel returns the histogram kernel of one of
+// HistogramShapes.
+func SharedHistogramKernel(s TableShape) *dsl.Kernel {
+	return sharedTableKernel(shapeName(counts.name, s), counts, s)
+}
+
 // SharedOccursKernels returns the occurs kernels with a bitset privatised
 // in shared memory, one per shape of BitsShapes.
 func SharedOccursKernels() []*dsl.Kernel { return sharedTableKernels(bits, BitsShapes()) }
+
+// SharedOccursKernel returns the occurs kernel of one of BitsShapes.
+func SharedOccursKernel(s TableShape) *dsl.Kernel {
+	return sharedTableKernel(shapeName(bits.name, s), bits, s)
+}
 
 // sharedTableKernels returns the kernels of kind, one per shape.
 func sharedTableKernels(kind tableKind, shapes []TableShape) []*dsl.Kernel {
