@@ -106,7 +106,8 @@ type kernelLoad struct {
 }
 
 // New loads the kernels on dev (compiling them on a GPU, through the
-// runtime's cache).
+// runtime's cache). A process builds each kernel once: a later Sorter, on
+// any device, only loads what the first one built.
 func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 	if v := reflect.ValueOf(dev); dev == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil, fmt.Errorf("sorts: %w: New was given a nil device (%T)", ErrNoDevice, dev)
