@@ -80,12 +80,12 @@ func setBits(t *dsl.Thread, a dsl.Array[uint32], i, mask dsl.U32) {
 }
 
 // sharedTableKernel returns the per-key kernel of kind (counts or bits)
-// with its table privatised in shared memory, in the given shape. Its
-// parameters are the keys, lo, the number of values bins (keys outside
-// [lo, lo+bins) set bad[0]), the number of key parts and table slices, the
-// global table (zeroed by the host) and the bad flag.
-func sharedTableKernel(name string, kind tableKind, shape TableShape) *dsl.Kernel {
-	k := dsl.NewKernel(name, shape.Threads)
+// with its table privatised in shared memory, in the given shape, named by
+// shapeName. Its parameters are the keys, lo, the number of values bins
+// (keys outside [lo, lo+bins) set bad[0]), the number of key parts and
+// table slices, the global table (zeroed by the host) and the bad flag.
+func sharedTableKernel(kind tableKind, shape TableShape) *dsl.Kernel {
+	k := dsl.NewKernel(shapeName(kind.name, shape), shape.Threads)
 	keys := dsl.Input[uint32](k, "keys")
 	lo := dsl.Param[uint32](k, "lo")
 	bins := dsl.Param[uint32](k, "bins")
@@ -155,7 +155,7 @@ func SharedHistogramKernels() []*dsl.Kernel { return sharedTableKernels(counts, 
 // SharedHistogramKernel returns the histogram kernel of one of
 // HistogramShapes.
 func SharedHistogramKernel(s TableShape) *dsl.Kernel {
-	return sharedTableKernel(shapeName(counts.name, s), counts, s)
+	return sharedTableKernel(counts, s)
 }
 
 // SharedOccursKernels returns the occurs kernels with a bitset privatised
@@ -164,14 +164,14 @@ func SharedOccursKernels() []*dsl.Kernel { return sharedTableKernels(bits, BitsS
 
 // SharedOccursKernel returns the occurs kernel of one of BitsShapes.
 func SharedOccursKernel(s TableShape) *dsl.Kernel {
-	return sharedTableKernel(shapeName(bits.name, s), bits, s)
+	return sharedTableKernel(bits, s)
 }
 
 // sharedTableKernels returns the kernels of kind, one per shape.
 func sharedTableKernels(kind tableKind, shapes []TableShape) []*dsl.Kernel {
 	ks := make([]*dsl.Kernel, len(shapes))
 	for i, s := range shapes {
-		ks[i] = sharedTableKernel(shapeName(kind.name, s), kind, s)
+		ks[i] = sharedTableKernel(kind, s)
 	}
 	return ks
 }
