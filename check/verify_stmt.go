@@ -1,6 +1,8 @@
 package check
 
 import (
+	"slices"
+
 	"github.com/obsidian-go/obsidian/ir"
 )
 
@@ -156,6 +158,30 @@ func (v *verifier) store(s *ir.Store) {
 	v.index(s.Index, s.Array, s.Pos)
 	if t, ok := v.expr(s.Value, s.Pos); ok && t != s.Array.Elem {
 		v.errorf(s.Pos, "store of a %v value into %s, an array of %v", t, s.Array.Name, s.Array.Elem)
+	}
+	if s.Async {
+		v.asyncCopy(s)
+	}
+}
+
+// asyncCopy checks what an asynchronous copy adds to a store: it copies
+// an element of 4 or 8 bytes from a global array to a shared one.
+func (v *verifier) asyncCopy(s *ir.Store) {
+	src := s.AsyncSource()
+	switch {
+	case src == nil:
+		v.errorf(s.Pos, "asynchronous copy into %s of a %T, not of an element of a global array", s.Array.Name, s.Value)
+	case s.Array.Space != ir.Shared:
+		v.errorf(s.Pos, "asynchronous copy into %s, a %v array: it copies into shared memory", s.Array.Name, s.Array.Space)
+	case src.Array.Space != ir.Global:
+		v.errorf(s.Pos, "asynchronous copy from %s, a %v array: it copies from global memory", src.Array.Name,
+			src.Array.Space)
+	case s.SameValue:
+		v.errorf(s.Pos, "asynchronous copy into %s marked SameValue: many threads may not copy to one element",
+			s.Array.Name)
+	case !slices.Contains(ir.AsyncCopySizes, s.Array.Elem.Size()):
+		v.errorf(s.Pos, "asynchronous copy of %v elements into %s: it copies elements of %v bytes", s.Array.Elem,
+			s.Array.Name, ir.AsyncCopySizes)
 	}
 }
 

@@ -85,7 +85,7 @@ func (c *cloner) stmt(s ir.Stmt) ir.Stmt {
 		return &ir.Assign{Var: c.variable(s.Var), Value: c.expr(s.Value), Pos: s.Pos}
 	case *ir.Store:
 		return &ir.Store{Array: c.array(s.Array), Index: c.expr(s.Index), Value: c.expr(s.Value),
-			SameValue: s.SameValue, Pos: s.Pos}
+			SameValue: s.SameValue, Async: s.Async, Pos: s.Pos}
 	case *ir.If:
 		return &ir.If{Cond: c.expr(s.Cond), Then: c.stmts(s.Then), Else: c.stmts(s.Else), Pos: s.Pos}
 	case *ir.For:

@@ -13,7 +13,8 @@ import (
 // kind and printing, loops, selects, conversions between all types, every
 // operator and awkward constants.
 func constructKernels() []*ir.Kernel {
-	ks := []*ir.Kernel{forAllKernel(), unrolledKernel(), loopKernel(), warpKernel(), deepKernel(300), alignedKernel()}
+	ks := []*ir.Kernel{forAllKernel(), unrolledKernel(), loopKernel(), warpKernel(), deepKernel(300), alignedKernel(),
+		asyncCopyKernel()}
 	for _, t := range ir.Types {
 		ks = append(ks, tableKernel(t))
 		if t.Size() >= 4 && t != ir.Bool {
@@ -250,6 +251,23 @@ func forAllKernel() *ir.Kernel {
 	k.Params = append(k.Params, ir.Param{Scalar: n})
 	k.Blocks = bin(ir.Div, &ir.Len{Array: out}, u32(256))
 	return k
+}
+
+// asyncCopyKernel copies 4- and 8-byte elements into shared memory
+// asynchronously, and reads them back after the barrier.
+func asyncCopyKernel() *ir.Kernel {
+	in32, in64 := global("in32", ir.Uint32, ir.Input, 2), global("in64", ir.Float64, ir.Input, 3)
+	out32, out64 := global("out32", ir.Uint32, ir.Output, 4), global("out64", ir.Float64, ir.Output, 5)
+	tile32, tile64 := shared("tile32", ir.Uint32, 256, 6), shared("tile64", ir.Float64, 256, 7)
+	i, j := v("i", ir.Uint32), v("j", ir.Uint32)
+	copy32, copy64 := store(tile32, bin(ir.Sub, u32(255), i), load(in32, i, 9), 9), store(tile64, i, load(in64, i, 10), 10)
+	copy32.Async, copy64.Async = true, true
+	return kernel("async_copy", []*ir.Array{in32, in64, out32, out64}, []*ir.Array{tile32, tile64},
+		blocks(8, 8,
+			forAll(ir.BlockThreads, i, u32(256), 9, copy32, copy64),
+			sync(11),
+			forAll(ir.BlockThreads, j, u32(256), 12, store(out32, j, load(tile32, j, 12), 12),
+				store(out64, j, load(tile64, j, 13), 13))))
 }
 
 func l2(i int) *ir.Var { return v(fmt.Sprintf("m%d", i), ir.Uint32) }

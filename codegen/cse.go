@@ -94,7 +94,8 @@ type cse struct {
 }
 
 // exprFields returns the addresses of the expressions s holds directly,
-// in the order of ir.Exprs (nil ones included).
+// in the order of ir.Exprs (nil ones included); for an asynchronous copy,
+// which reads its element itself, the addresses of its two indices.
 func exprFields(s ir.Stmt) []*ir.Expr {
 	switch s := s.(type) {
 	case *ir.Decl:
@@ -102,6 +103,9 @@ func exprFields(s ir.Stmt) []*ir.Expr {
 	case *ir.Assign:
 		return []*ir.Expr{&s.Value}
 	case *ir.Store:
+		if src := s.AsyncSource(); src != nil { // the copy reads its element itself: only its index is an expression
+			return []*ir.Expr{&s.Index, &src.Index}
+		}
 		return []*ir.Expr{&s.Index, &s.Value}
 	case *ir.If:
 		return []*ir.Expr{&s.Cond}
@@ -200,6 +204,11 @@ func (c *cse) compute(s ir.Stmt, r *region) {
 	if b, ok := s.(*ir.Ballot); ok {
 		if x, ok := voteOperand(b.Pred); ok { // the vote reads x itself: no local for x != 0
 			headers = []ir.Expr{x}
+		}
+	}
+	if st, ok := s.(*ir.Store); ok {
+		if src := st.AsyncSource(); src != nil { // the copy reads its element itself: no local for it
+			headers = []ir.Expr{st.Index, src.Index}
 		}
 	}
 	for _, e := range headers {

@@ -15,7 +15,7 @@ import (
 // depends only on the kernel, so the same kernel always prints the same
 // bytes.
 func Print(k *ir.Kernel) string {
-	p := &printer{k: k, names: newNameSupply(k), assigned: assignedVars(k.Body)}
+	p := &printer{k: k, names: newNameSupply(k), assigned: assignedVars(k.Body), copiesAsync: copiesAsync(k.Body)}
 	p.bounds = newBounds(k.Body, p.assigned)
 	p.kernel()
 	return p.b.String()
@@ -36,6 +36,9 @@ type printer struct {
 	// where the printer is: a store or atomic they already guard is not
 	// guarded again.
 	known []*knownCondition
+	// copiesAsync: the kernel makes asynchronous copies, which each
+	// block-level barrier waits for first.
+	copiesAsync bool
 }
 
 // knownCondition is the condition of an enclosing if, while none of the
@@ -180,6 +183,10 @@ func (p *printer) stmt(s ir.Stmt) {
 		p.line("%s = %s;", s.Var.Name, expr(e[0]))
 		p.forget(func(v *ir.Var) bool { return v == s.Var })
 	case *ir.Store:
+		if src := s.AsyncSource(); src != nil {
+			p.printAsyncCopy(s, src)
+			break
+		}
 		guard := s.Array.Space == ir.Global && !p.holds(s.Array, s.Index)
 		e := p.prepare([]ir.Expr{s.Index, s.Value}, guard)
 		index := expr(e[0])
@@ -217,6 +224,9 @@ func (p *printer) stmt(s ir.Stmt) {
 		if s.Level == ir.WarpLevel {
 			p.line("__syncwarp();")
 		} else {
+			if p.copiesAsync {
+				p.line("__obs_copy_async_wait();")
+			}
 			p.line("__syncthreads();")
 		}
 	case *ir.Shuffle:
@@ -459,6 +469,10 @@ func helpers(k *ir.Kernel) []string {
 		}
 		if b, ok := s.(*ir.Ballot); ok && b.Agree {
 			set[agreeHelper] = true
+		}
+		if st, ok := s.(*ir.Store); ok && st.Async {
+			set[asyncCopyHelpers[st.Array.Elem.Size()]] = true
+			set[asyncWaitHelper] = true
 		}
 		for _, e := range ir.Exprs(s) {
 			ir.WalkExpr(e, visit)

@@ -66,6 +66,26 @@ func (a Array[T]) open(t *Thread, op string, pos ir.Pos) *scope {
 	return s
 }
 
+// CopyAsync copies element j of src, a global array, to index i of a, a
+// shared one, without holding it in the thread's registers (cp.async): the
+// thread goes on at once, and the element lands by the block's next
+// barrier (Block.Sync, which waits for the thread's copies). Until that
+// barrier no thread, the copying one included, may read or write a[i]; the
+// evaluator reports such an access as a race. A tile loaded this way
+// spends its loads' latency on whatever the block does before the barrier.
+// The elements must be of 4 or 8 bytes, and j below src's length.
+func (a Array[T]) CopyAsync(t *Thread, i U32, src Array[T], j U32) {
+	pos := callerPos()
+	if s := a.open(t, "CopyAsync", pos); s != nil {
+		if src.a == nil {
+			s.k.errorf(pos, "CopyAsync from %s", zeroArray)
+			return
+		}
+		load := &ir.Load{Array: src.a, Index: j.IR(), Pos: pos}
+		s.add(&ir.Store{Array: a.a, Index: i.IR(), Value: load, Async: true, Pos: pos})
+	}
+}
+
 func (a Array[T]) store(t *Thread, i U32, v Exp[T], same bool) {
 	pos := callerPos()
 	if s := a.open(t, "Store", pos); s != nil {

@@ -56,13 +56,36 @@ type Assign struct {
 // SameValue marks a store that many threads may perform at one address in
 // one barrier interval provided they all write the same value (as occurs
 // does); the evaluator reports any other concurrent plain writes as a race.
+//
+// Async marks an asynchronous copy (cp.async, sm_80 and later): Array is
+// shared, Value a Load of a global array of the same 4- or 8-byte element
+// type, and the element moves from global memory to shared memory without
+// passing through the thread's registers. The copy completes at the
+// block's next barrier (every block-level Sync waits for the thread's
+// copies first); until then no thread, the copying one included, may read
+// or write Array[Index].
 type Store struct {
 	Array     *Array
 	Index     Expr
 	Value     Expr
 	SameValue bool
+	Async     bool
 	Pos       Pos
 }
+
+// AsyncSource returns the Load an asynchronous copy reads, or nil when s
+// is not one or its Value is not a Load.
+func (s *Store) AsyncSource() *Load {
+	if !s.Async {
+		return nil
+	}
+	l, _ := s.Value.(*Load)
+	return l
+}
+
+// AsyncCopySizes are the sizes in bytes of the elements an asynchronous
+// copy moves (cp.async copies 4, 8 or 16 bytes; no scalar is 16).
+var AsyncCopySizes = []int{4, 8}
 
 // If runs Then when Cond holds, Else otherwise.
 type If struct {

@@ -160,14 +160,41 @@ func (m *machine) storeLanes(mem *memory, t ir.Type, idx, val *vec, sameValue bo
 	case !r.shared:
 		m.globalLanes(mem, t, &x, idx, val, writeAccess, sameValue, pos, site)
 	default:
-		m.storeShared(mem, t, &x, idx, val, sameValue, pos, site)
+		m.storeShared(mem, t, &x, idx, val, sameValue, pos, site, 0)
 	}
 }
 
-// storeShared is storeLanes for shared memory.
-func (m *machine) storeShared(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, sameValue bool, pos ir.Pos, site int32) {
+// copyAsyncLanes writes, as an asynchronous copy, the value in val of
+// every active lane to the element of mem, a shared memory, at the index
+// in idx.
+//
+// The copy lands at once here, but its writes are recorded as those of a
+// copier of each thread (thread asyncCopier + t of warp asyncCopier/32 +
+// w), which no warp synchronization orders with any thread: only the
+// block's next barrier does, as on the GPU, where the barrier waits for
+// the copy. So any other access to the element in the barrier interval,
+// by the copying thread too, is reported as a race.
+func (m *machine) copyAsyncLanes(mem *memory, t ir.Type, idx, val *vec, pos ir.Pos, site int32) {
+	if m.stop {
+		return
+	}
+	x := m.indexes(mem, t)
+	m.storeShared(mem, t, &x, idx, val, false, pos, site, asyncCopier)
+}
+
+// asyncCopier is what an asynchronous copy's writes add to the number of
+// the thread that makes it (see copyAsyncLanes): a multiple of the warp
+// size, so that its warp too is apart from every thread's.
+const asyncCopier = maxThreadsPerBlk
+
+// storeShared is storeLanes for shared memory, its writes recorded as
+// those of thread copier + t for thread t (copier is 0, or asyncCopier
+// for an asynchronous copy).
+func (m *machine) storeShared(mem *memory, t ir.Type, x *laneIndexes, idx, val *vec, sameValue bool, pos ir.Pos, site int32,
+	copier int) {
 	a := m.warpAccess(mem, writeAccess, sameValue, site)
-	records, data, elem, warpBase := mem.region.records, mem.data, mem.elem, m.warpBase
+	a.warp += int16(copier / warpSize)
+	records, data, elem, warpBase := mem.region.records, mem.data, mem.elem, m.warpBase+copier
 	cells := quickCells(mem)
 	for mask := m.mask; mask != 0 && !m.stop; mask &= mask - 1 {
 		// The lanes whose writes are recorded without a call.

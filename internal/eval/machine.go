@@ -313,7 +313,7 @@ func (m *machine) checkWritten(mem *memory, i int, s *cellRecord, a *access) {
 // reportRace reports the race of access a to mem[i], at the region's cell,
 // with the earlier accesses c.
 func (m *machine) reportRace(mem *memory, i, cell int, a *access, c conflict) {
-	here := fmt.Sprintf("%s by thread %d of block %d", a.kind, a.thread, m.block)
+	here := fmt.Sprintf("%s by %s of block %d", a.kind, threadName(int(a.thread)), m.block)
 	through, note := "", ""
 	switch {
 	case c.set != nil && c.set.mem != mem.slot:
@@ -330,10 +330,21 @@ func (m *machine) reportRace(mem *memory, i, cell int, a *access, c conflict) {
 	case c.set.thread() < 0:
 		other = fmt.Sprintf("%ss%s by other threads (one at %s)", c.kind, through, m.prog.sites[c.set.site])
 	default:
-		other = fmt.Sprintf("a %s%s by thread %d at %s", c.kind, through, c.set.thread(), m.prog.sites[c.set.site])
+		other = fmt.Sprintf("a %s%s by %s at %s", c.kind, through, threadName(c.set.thread()), m.prog.sites[c.set.site])
 	}
 	m.report(false, m.prog.sites[a.site], "race", "data race on %s[%d]: %s and %s, with no barrier between them%s",
 		mem.array.Name, i, here, other, note)
+}
+
+// threadName names the thread whose accesses are recorded as those of
+// thread t: "thread t", or for the copier of thread t (see
+// copyAsyncLanes) "the asynchronous copy of thread t, which lands by the
+// next barrier".
+func threadName(t int) string {
+	if t >= asyncCopier {
+		return fmt.Sprintf("the asynchronous copy of thread %d, which lands by the block's next barrier", t-asyncCopier)
+	}
+	return fmt.Sprintf("thread %d", t)
 }
 
 // nextEpoch starts a barrier interval of the block.

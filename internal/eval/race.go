@@ -53,8 +53,10 @@ type accessSet struct {
 	site      int32  // that node
 }
 
-// severalWarps is accessSet.who for accesses of several warps.
-const severalWarps = -warpSize - 1
+// severalWarps is accessSet.who for accesses of several warps: below
+// -(warp+1) for every warp, the warps of asynchronous copiers (see
+// copyAsyncLanes) included.
+const severalWarps = -(maxThreadsPerBlk+asyncCopier)/warpSize - 1
 
 // warp returns the warp of the accesses of a set of one warp.
 func (s *accessSet) warp() int {

@@ -171,6 +171,19 @@ func (c *compiler) store(s *ir.Store, sc *scope) stmtFn {
 		return nil
 	}
 	pos, same, site := sc.pos, s.SameValue, c.site(sc.pos)
+	if s.Async {
+		if s.Array.Space != ir.Shared || s.AsyncSource() == nil {
+			c.errorf(sc.pos, "asynchronous copy into %s: it copies an element of a global array into a shared one",
+				s.Array.Name)
+			return nil
+		}
+		return func(m *machine) {
+			iv := index.get(m, m.scratch())
+			vv := value.get(m, m.scratch())
+			m.copyAsyncLanes(m.mems[mi], ti, iv, vv, pos, site)
+			m.release(2)
+		}
+	}
 	return func(m *machine) {
 		iv := index.get(m, m.scratch())
 		vv := value.get(m, m.scratch())
