@@ -31,6 +31,13 @@
 // read-only, held in CUDA's constant memory (a lookup table, a
 // permutation), which belongs to the whole kernel and is no parameter.
 //
+// A shared array can be filled without passing the elements through the
+// threads' registers: Array.CopyAsync copies an element of a global array
+// into it asynchronously (cp.async), and the copy lands by the block's
+// next Block.Sync, so that the loads' latency passes while the block does
+// other work; the evaluator reports any access to the element before that
+// barrier as a race.
+//
 // How a loop runs is the kernel's to say where it matters for speed:
 // Block.ForAllUnrolled is Block.ForAll with each thread's loop unrolled by
 // a given factor (#pragma unroll), its rounds counted when the count is a
