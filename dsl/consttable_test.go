@@ -37,28 +37,36 @@ func lookupKernel[T dsl.Scalar](table []T) *dsl.Kernel {
 // output.
 func lookup[T dsl.Scalar](t *testing.T, dev runtime.Device, table []T, indices []uint32) []T {
 	t.Helper()
-	kern, err := lookupKernel(table).Build()
+	return launchOneToOne[uint32, T](t, dev, lookupKernel(table), indices, len(indices))
+}
+
+// launchOneToOne builds kernel (whose parameters are one input and one
+// output), loads it on dev, launches it over in with an output of outLen
+// elements and returns the output.
+func launchOneToOne[In, Out dsl.Scalar](t *testing.T, dev runtime.Device, kernel *dsl.Kernel, in []In, outLen int) []Out {
+	t.Helper()
+	built, err := kernel.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	fn, err := dev.Load(kern)
+	fn, err := dev.Load(built)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := runtime.FromSlice(dev, indices)
+	inb, err := runtime.FromSlice(dev, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer in.Free()
-	out, err := runtime.Alloc[T](dev, len(indices))
+	defer inb.Free()
+	outb, err := runtime.Alloc[Out](dev, outLen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer out.Free()
-	if err := dev.Launch(fn, runtime.LaunchConfig{}, in, out); err != nil {
+	defer outb.Free()
+	if err := dev.Launch(fn, runtime.LaunchConfig{}, inb, outb); err != nil {
 		t.Fatal(err)
 	}
-	got, err := out.ToSlice()
+	got, err := outb.ToSlice()
 	if err != nil {
 		t.Fatal(err)
 	}

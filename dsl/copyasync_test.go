@@ -77,35 +77,12 @@ func checkCopyAsync(t *testing.T, dev runtime.Device) {
 // and compares its output with reversedTiles.
 func checkCopyAsyncOf[T dsl.Number](t *testing.T, dev runtime.Device, threads int, in []T) {
 	t.Helper()
-	kernel, err := copyAsyncKernel[T](threads).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := dev.Load(kernel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inb, err := runtime.FromSlice(dev, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inb.Free()
-	outb, err := runtime.Alloc[T](dev, len(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer outb.Free()
-	if err := dev.Launch(fn, runtime.LaunchConfig{}, inb, outb); err != nil {
-		t.Fatal(err)
-	}
-	got, err := outb.ToSlice()
-	if err != nil {
-		t.Fatal(err)
-	}
+	kernel := copyAsyncKernel[T](threads)
+	got := launchOneToOne[T, T](t, dev, kernel, in, len(in))
 	want := reversedTiles(in, threads*copyAsyncPer)
 	for i := range want {
 		if got[i] != want[i] {
-			t.Fatalf("%s, %d threads, %d elements: out[%d] = %v, want %v", kernel.Name, threads, len(in), i, got[i], want[i])
+			t.Fatalf("%s, %d threads, %d elements: out[%d] = %v, want %v", kernel.Name(), threads, len(in), i, got[i], want[i])
 		}
 	}
 }
