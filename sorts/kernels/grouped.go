@@ -49,6 +49,9 @@ const (
 	// a block of groupedThreads: at most GroupBuckets*GroupedCapacity bins.
 	GroupedCapacity = 1 << 14
 	groupedThreads  = 512
+	// groupedBatch is the rounds of keys a warp of GroupedHistogramKernel
+	// loads before it counts them.
+	groupedBatch = 4
 	// GroupedMaxBins is the widest range a grouped histogram counts.
 	GroupedMaxBins = GroupBuckets * GroupedCapacity
 )
@@ -94,17 +97,21 @@ func GroupTilesKernel() *dsl.Kernel {
 			held := dsl.Held[uint32](b, groupPerThread)
 			slots := dsl.Held[uint32](b, groupPerThread)
 			b.ForAll(dsl.N(groupThreads), func(t *dsl.Thread, tid dsl.U32) {
+				// Every key is loaded before any is placed, so that the loads
+				// are in flight together.
 				for j := range groupPerThread {
-					row := uint32(j * groupThreads)
-					i := dsl.Let(t, tid.Add(dsl.N(row))).Exp
-					// The lanes of the warp below valid hold keys: a prefix, as
-					// the warp's keys are consecutive.
-					warpFirst := dsl.Let(t, dsl.WarpIdx.Mul(dsl.N(ir.WarpSize)).Add(dsl.N(row))).Exp
-					valid := dsl.Select(count.Gt(warpFirst), count.Sub(warpFirst), dsl.N(0))
+					i := dsl.Let(t, tid.Add(dsl.N(uint32(j*groupThreads)))).Exp
 					key := dsl.Let(t, dsl.N(0))
 					t.If(i.Lt(count), func(t *dsl.Thread) { key.Set(keys.At(first.Add(i))) })
 					held.Store(t, dsl.N(uint32(j)), key.Exp)
-					slots.Store(t, dsl.N(uint32(j)), arrays.WarpReserveHot(t, sizes, bucketOf(key.Exp), valid))
+				}
+				for j := range groupPerThread {
+					// The lanes of the warp below valid hold keys: a prefix, as
+					// the warp's keys are consecutive.
+					warpFirst := dsl.Let(t, dsl.WarpIdx.Mul(dsl.N(ir.WarpSize)).Add(dsl.N(uint32(j*groupThreads)))).Exp
+					valid := dsl.Select(count.Gt(warpFirst), count.Sub(warpFirst), dsl.N(0))
+					cell := bucketOf(held.At(dsl.N(uint32(j))))
+					slots.Store(t, dsl.N(uint32(j)), arrays.WarpReserveHot(t, sizes, cell, valid))
 				}
 			})
 			b.Sync()
@@ -181,29 +188,59 @@ func GroupedHistogramKernel() *dsl.Kernel {
 					to := dsl.Let(b, e1.Min(bucket.Add(dsl.N(1)).Mul(tiles))).Exp
 					b.ForAll(width, func(t *dsl.Thread, c dsl.U32) { table.Store(t, c, dsl.N(0)) })
 					b.Sync()
-					b.ForAllWarps(dsl.N(warps), func(w *dsl.Warp, wid dsl.U32) {
-						mine := dsl.Select(to.Sub(from).Gt(wid), dsl.CeilDiv(to.Sub(from).Sub(wid), dsl.N(warps)), dsl.N(0))
-						w.For(mine, func(w *dsl.Warp, r dsl.U32) {
-							e := dsl.Let(w, from.Add(wid).Add(r.Mul(dsl.N(warps)))).Exp
-							tile := dsl.Let(w, e.Sub(bucket.Mul(tiles))).Exp
-							rs := dsl.Let(w, starts.At(e)).Exp
-							a := dsl.Let(w, rs.Max(v0)).Exp
-							z := dsl.Let(w, starts.At(e.Add(dsl.N(1))).Min(v1)).Exp
-							length := dsl.Let(w, dsl.Select(z.Gt(a), z.Sub(a), dsl.N(0))).Exp
-							src := dsl.Let(w, tile.Mul(dsl.N(GroupTile)).Add(offsets.At(tile.Mul(buckets).Add(bucket))).Add(a.Sub(rs))).Exp
-							w.For(dsl.CeilDiv(length, dsl.N(ir.WarpSize)), func(w *dsl.Warp, j dsl.U32) {
-								row := dsl.Let(w, j.Mul(dsl.N(ir.WarpSize))).Exp
-								w.ForAll(dsl.N(ir.WarpSize), func(t *dsl.Thread, lane dsl.U32) {
-									at := dsl.Let(t, row.Add(lane)).Exp
-									bin := dsl.Let(t, dsl.N(noCell))
-									t.If(at.Lt(length), func(t *dsl.Thread) {
-										inRange(t, grouped.At(src.Add(at)), lo, hist.Len(), bad, func(t *dsl.Thread, v dsl.U32) {
-											bin.Set(v.Sub(base))
+					// Each warp takes chunks of ir.WarpSize runs, a lane a run, and
+					// counts their keys as one sequence, a key a lane, finding
+					// each key's run by a search over the lanes' offsets, so
+					// that every lane counts a key in every round however long
+					// the runs, and the loads of groupedBatch rounds are in
+					// flight together.
+					b.ForAll(dsl.N(groupedThreads), func(t *dsl.Thread, _ dsl.U32) {
+						chunks := dsl.Let(t, dsl.CeilDiv(to.Sub(from), dsl.N(ir.WarpSize))).Exp
+						mine := dsl.Select(chunks.Gt(dsl.WarpIdx), dsl.CeilDiv(chunks.Sub(dsl.WarpIdx), dsl.N(warps)), dsl.N(0))
+						t.For(mine, func(t *dsl.Thread, r dsl.U32) {
+							chunk := dsl.Let(t, dsl.WarpIdx.Add(r.Mul(dsl.N(warps))).Mul(dsl.N(ir.WarpSize)).Add(from)).Exp
+							e := dsl.Let(t, chunk.Add(dsl.LaneIdx)).Exp
+							has := dsl.Let(t, e.Lt(to)).Exp
+							tile := dsl.Let(t, e.Sub(bucket.Mul(tiles))).Exp
+							rs, re, off := dsl.Let(t, dsl.N(0)), dsl.Let(t, dsl.N(0)), dsl.Let(t, dsl.N(0))
+							t.If(has, func(t *dsl.Thread) {
+								rs.Set(starts.At(e))
+								re.Set(starts.At(e.Add(dsl.N(1))))
+								off.Set(offsets.At(tile.Mul(buckets).Add(bucket)))
+							})
+							a := dsl.Let(t, rs.Max(v0)).Exp
+							z := dsl.Let(t, re.Min(v1)).Exp
+							length := dsl.Let(t, dsl.Select(has.And(z.Gt(a)), z.Sub(a), dsl.N(0))).Exp
+							src := dsl.Let(t, tile.Mul(dsl.N(GroupTile)).Add(off.Exp).Add(a.Sub(rs.Exp))).Exp
+							incl := dsl.Let(t, arrays.WarpScan(t, dsl.U32.Add, length, dsl.N(ir.WarpSize))).Exp
+							total := dsl.Let(t, dsl.Shuffle(t, dsl.ShuffleIdx, incl, dsl.N(ir.WarpSize-1))).Exp
+							before := dsl.Let(t, incl.Sub(length)).Exp
+							t.For(dsl.CeilDiv(total, dsl.N(ir.WarpSize*groupedBatch)), func(t *dsl.Thread, q dsl.U32) {
+								var rows [groupedBatch]dsl.U32
+								var bins [groupedBatch]dsl.Var[uint32]
+								for u := range groupedBatch {
+									rows[u] = dsl.Let(t, q.Mul(dsl.N(groupedBatch)).Add(dsl.N(uint32(u))).Mul(dsl.N(ir.WarpSize))).Exp
+									at := dsl.Let(t, rows[u].Add(dsl.LaneIdx)).Exp
+									// The key's run: the last lane whose run starts at or
+									// before it (an empty run starts where the next does).
+									run := dsl.Let(t, dsl.N(0))
+									for step := ir.WarpSize / 2; step > 0; step /= 2 {
+										next := run.Add(dsl.N(uint32(step)))
+										run.Set(dsl.Select(dsl.Shuffle(t, dsl.ShuffleIdx, before, next).Le(at), next, run.Exp))
+									}
+									pos := dsl.Shuffle(t, dsl.ShuffleIdx, src, run.Exp).Add(at).Sub(dsl.Shuffle(t, dsl.ShuffleIdx, before, run.Exp))
+									bins[u] = dsl.Let(t, dsl.N(noCell))
+									t.If(at.Lt(total), func(t *dsl.Thread) {
+										inRange(t, grouped.At(pos), lo, hist.Len(), bad, func(t *dsl.Thread, v dsl.U32) {
+											bins[u].Set(v.Sub(base))
 										})
 									})
-									leader, total := arrays.WarpAggregateHot(t, dsl.U32.Add, bin.Exp, dsl.N(1), length.Sub(row))
-									t.If(leader.And(bin.Lt(width)), func(t *dsl.Thread) { table.Atomic(t, dsl.AtomicAdd, bin.Exp, total) })
-								})
+								}
+								for u := range groupedBatch {
+									valid := dsl.Select(total.Gt(rows[u]), total.Sub(rows[u]), dsl.N(0))
+									leader, count := arrays.WarpAggregateHot(t, dsl.U32.Add, bins[u].Exp, dsl.N(1), valid)
+									t.If(leader.And(bins[u].Lt(width)), func(t *dsl.Thread) { table.Atomic(t, dsl.AtomicAdd, bins[u].Exp, count) })
+								}
 							})
 						})
 					})
