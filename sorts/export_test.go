@@ -14,15 +14,6 @@ func (s *Sorter) SetWide(perKeyUpTo, window int, warpOccurs bool, warpReconstruc
 	s.wide = wideStrategy{perKeyUpTo: perKeyUpTo, window: window, warpOccurs: warpOccurs, warpReconstructWords: warpReconstructWords}
 }
 
-// SetGroupedFrom sets the fewest keys whose histogram too wide for shared
-// memory is counted grouped (see wideStrategy.groupedFrom; 0: never), so
-// that the tests reach the grouped histogram with few keys.
-func (s *Sorter) SetGroupedFrom(keys int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.wide.groupedFrom = keys
-}
-
 // SetRadixShape makes the radix sort's passes run with the given shape,
 // so that the tests reach many tiles with few keys; the zero shape
 // restores the default.

@@ -92,14 +92,10 @@ func (s *Sorter) launchShared(p sharedPlan, table, keys *runtime.Buffer[uint32],
 }
 
 // histogramNeeds returns the scratch the fast histogram of n keys into
-// bins bins takes: the grouped histogram's when it runs grouped, the
-// warps' ranges when it runs the warp-combined kernel.
+// bins bins takes: the warps' ranges when it runs the warp-combined kernel.
 func (s *Sorter) histogramNeeds(bins, n int) []need {
 	if _, ok := planShared(s.fn.sharedHistograms, histogramShapes, bins, n, s.parts); ok || s.wide.perKey(bins) {
 		return nil
-	}
-	if s.wide.grouped(bins, n) {
-		return s.groupedNeeds(bins, n)
 	}
 	return []need{{&s.sc.warpRanges, kernels.WarpRanges(n)}}
 }

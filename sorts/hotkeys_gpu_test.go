@@ -35,30 +35,3 @@ func TestGPUHotKeys(t *testing.T) {
 		}
 	}
 }
-
-// TestGPUGroupedHistogram counts and sorts 2^22+3 fresh random keys of
-// every hot distribution and uniform ones on the GPU over the ranges the
-// grouped histogram takes (2^17+1 values to kernels.GroupedMaxBins, with
-// the Sorter's default strategy), and compares the histogram, counting
-// sort and occurrence sort with Go.
-func TestGPUGroupedHistogram(t *testing.T) {
-	g := gputest.Open(t)
-	s, err := sorts.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0x6e0))
-	const n = 1<<22 + 3
-	for _, d := range hotDists {
-		for _, bins := range groupedBins {
-			lo := r.Uint32N(1 << 31)
-			keys := d.keys(r, n, lo, bins)
-			if msg := hotCase(g, s, keys, lo, bins, math.MaxInt); msg != "" {
-				t.Errorf("%s keys in [%d, %d+%d): %s", d.name, lo, lo, bins, msg)
-			}
-		}
-	}
-}

@@ -18,12 +18,8 @@ type scratch struct {
 	typed       map[typedSlot]anyBuffer
 	// The papers' sorts: 0-compressed H-P's counts and values of the
 	// values that occur; the notes' radix sort's locally sorted tiles and
-	// their digits' offsets, which the grouped histogram takes too for its
-	// tiles grouped by bucket and the buckets' offsets in them.
+	// their digits' offsets.
 	counts, values, tiles, tileOffsets *runtime.Buffer[uint32]
-	// groupCounts and groupRuns: the grouped histogram's counts of each
-	// bucket in each tile, and their exclusive scan.
-	groupCounts, groupRuns *runtime.Buffer[uint32]
 	// totals and sums hold a scan's totals per tile (or chunk) and their
 	// scan, one per level of its recursion.
 	totals, sums []*runtime.Buffer[uint32]
@@ -32,7 +28,7 @@ type scratch struct {
 // all returns the fields of every scratch buffer.
 func (sc *scratch) all() []**runtime.Buffer[uint32] {
 	bufs := []**runtime.Buffer[uint32]{&sc.hist, &sc.pos, &sc.starts, &sc.bits, &sc.bad, &sc.minmax, &sc.warpRanges,
-		&sc.radixCounts, &sc.counts, &sc.values, &sc.tiles, &sc.tileOffsets, &sc.groupCounts, &sc.groupRuns}
+		&sc.radixCounts, &sc.counts, &sc.values, &sc.tiles, &sc.tileOffsets}
 	for i := range sc.totals {
 		bufs = append(bufs, &sc.totals[i])
 	}

@@ -51,7 +51,6 @@ type Sorter struct {
 		occursBits, popcount, reconstructBits, tileStarts, reconstructTiles         runtime.Function
 		tileTotals, tileScan, scanStarts                                            runtime.Function
 		histogramWarp, occursBitsWarp, reconstructBitsWarp, reconstructBitsBlock    runtime.Function
-		groupTiles, groupedHistogram                                                runtime.Function
 		sharedHistograms, sharedOccurs                                              []runtime.Function
 	}
 	wide   wideStrategy
@@ -146,8 +145,6 @@ func New(dev runtime.Device, opts ...Option) (*Sorter, error) {
 		{&s.fn.occursBitsWarp, kernels.GlobalOccursWarpKernel},
 		{&s.fn.reconstructBitsWarp, kernels.BitsReconstructWarpKernel},
 		{&s.fn.reconstructBitsBlock, kernels.BitsReconstructBlockKernel},
-		{&s.fn.groupTiles, kernels.GroupTilesKernel},
-		{&s.fn.groupedHistogram, kernels.GroupedHistogramKernel},
 	}
 	for i, sh := range histogramShapes {
 		loads = append(loads, kernelLoad{&s.fn.sharedHistograms[i], func() *dsl.Kernel { return kernels.SharedHistogramKernel(sh) }})

@@ -25,11 +25,6 @@ type wideStrategy struct {
 	// by kernels.BitsReconstructWarpKernel (whose warps write a word's values
 	// together); smaller bitsets have a thread write each word.
 	warpReconstructWords int
-	// groupedFrom is the fewest keys whose histogram of a range too wide
-	// for shared memory, up to kernels.GroupedMaxBins bins, is counted
-	// grouped by the keys' high bits (kernels.GroupTilesKernel and
-	// kernels.GroupedHistogramKernel) instead of by global atomics; 0: never.
-	groupedFrom int
 }
 
 // defaultWide is the strategy a new Sorter takes, the fastest measured at
@@ -40,18 +35,11 @@ type wideStrategy struct {
 // the warp-combined bitset (4.7 times faster on sorted keys, as fast on
 // random ones) and the warp reconstruct from 2^17 words (1.4 to 1.8 times
 // faster on full bitsets of 2^19 and 2^20 words, slower on 2^15).
-var defaultWide = wideStrategy{perKeyUpTo: 0, window: 1 << 23, warpOccurs: true, warpReconstructWords: 1 << 17,
-	groupedFrom: 1 << 20}
+var defaultWide = wideStrategy{perKeyUpTo: 0, window: 1 << 23, warpOccurs: true, warpReconstructWords: 1 << 17}
 
 // perKey reports whether a global histogram of bins bins takes one atomic
 // per key.
 func (w wideStrategy) perKey(bins int) bool { return bins <= w.perKeyUpTo }
-
-// grouped reports whether a histogram of n keys into bins bins, too wide
-// for shared memory, is counted grouped.
-func (w wideStrategy) grouped(bins, n int) bool {
-	return w.groupedFrom > 0 && n >= w.groupedFrom && bins <= kernels.GroupedMaxBins
-}
 
 // globalHistogram counts the keys into bins (zeroed) in global memory, by
 // the Sorter's wide strategy; a key outside the range sets bad. In windows,
@@ -59,9 +47,6 @@ func (w wideStrategy) grouped(bins, n int) bool {
 // skip the warps that miss their window, so that sorted keys cost about
 // one pass.
 func (s *Sorter) globalHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, bad *runtime.Buffer[uint32]) error {
-	if s.wide.grouped(bins.Len(), keys.Len()) {
-		return s.groupedHistogram(bins, keys, lo, bad)
-	}
 	if s.wide.perKey(bins.Len()) {
 		return s.launch(s.fn.histogram, keys, lo, bins, bad)
 	}
@@ -84,53 +69,6 @@ func (s *Sorter) globalHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, 
 		}
 	}
 	return nil
-}
-
-// groupedNeeds returns the scratch of a grouped histogram of n keys into
-// bins bins: the grouped tiles, the buckets' counts, their scan (and the
-// scan's own) and their offsets.
-func (s *Sorter) groupedNeeds(bins, n int) []need {
-	_, buckets := kernels.GroupShift(bins)
-	entries := buckets * ceilDiv(n, kernels.GroupTile)
-	return append([]need{{&s.sc.tiles, n}, {&s.sc.groupCounts, entries}, {&s.sc.groupRuns, entries + 1},
-		{&s.sc.tileOffsets, entries}}, s.scanNeeds(entries, false)...)
-}
-
-// groupedHistogram counts the keys into bins (zeroed, at most
-// kernels.GroupedMaxBins) grouped by their high bits: the tiles grouped
-// by bucket, the exclusive scan of the buckets' counts, and the blocks'
-// equal shares counted in shared memory. A key outside the range sets
-// bad. The scratch of groupedNeeds is reserved.
-func (s *Sorter) groupedHistogram(bins, keys *runtime.Buffer[uint32], lo uint32, bad *runtime.Buffer[uint32]) error {
-	n := keys.Len()
-	shift, buckets := kernels.GroupShift(bins.Len())
-	entries := buckets * ceilDiv(n, kernels.GroupTile)
-	grouped, err := take(s.sc.tiles, n)
-	if err != nil {
-		return err
-	}
-	counts, err := take(s.sc.groupCounts, entries)
-	if err != nil {
-		return err
-	}
-	runs, err := take(s.sc.groupRuns, entries+1)
-	if err != nil {
-		return err
-	}
-	offsets, err := take(s.sc.tileOffsets, entries)
-	if err != nil {
-		return err
-	}
-	if err := s.launch(s.fn.groupTiles, keys, lo, uint32(shift), uint32(buckets), grouped, counts, offsets); err != nil {
-		return err
-	}
-	if err := s.exclusiveScan(runs, counts, false); err != nil {
-		return err
-	}
-	// Each block counts an equal share of the keys: as many as the GPU
-	// keeps resident, but at least a tile's keys each.
-	parts := min(s.parts(s.fn.groupedHistogram), ceilDiv(n, kernels.GroupTile))
-	return s.launch(s.fn.groupedHistogram, grouped, runs, offsets, lo, uint32(shift), uint32(buckets), uint32(parts), bins, bad)
 }
 
 // globalOccurs sets the bits of the keys in set (zeroed, a bit per value

@@ -31,12 +31,7 @@
 // under Min and Max. The shared-table kernels privatise their table in
 // shared memory (a copy per warp for small ranges), the warp-table kernels
 // combine the updates of a warp's lanes that hit one cell before they reach
-// global memory. The grouped histogram counts a range too wide for one
-// block's table in shared memory all the same: GroupTilesKernel groups
-// every tile of keys by their high bits, each lane's place in its group
-// reserved by arrays.WarpReserveHot, and GroupedHistogramKernel's blocks
-// count equal shares of the keys in that order, a bucket's bins at a time.
-// RadixBlockKernel sorts up to BlockSortMaxKeys keys of any
+// global memory. RadixBlockKernel sorts up to BlockSortMaxKeys keys of any
 // type in one block: the threads hold them in registers,
 // BlockMultisplitHeld (by votes) or BlockMultisplitCounted (by per-thread
 // counters; RadixShape.Rank) ranks them by one digit at a time, and they
