@@ -122,6 +122,9 @@
 // (WarpAnyNeighboursEqual, the cheap sign of hot keys) is grouped by
 // WarpAggregate, and any other warp leaves every lane a group of its own,
 // so that keys of a wide range cost little more than one update each.
+// WarpReserveHot is the fetch-and-add of the same groups: every lane adds
+// one to its cell's counter and gets a slot of its own, the counter's
+// value before plus its rank in its group, with one atomic per group.
 //
 // One level of Sklansky's prefix sum reads:
 //
