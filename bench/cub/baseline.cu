@@ -42,10 +42,11 @@
 // median, minimum and maximum of the R are reported.
 //
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -lpthread -o baseline baseline.cu
-// Usage: baseline [-n N]... [-dist D]... [-runs R] [-seed S]
+// Usage: baseline [-n N]... [-dist D]... [-method RE] [-runs R] [-seed S]
 //   -n may be given several times; without it N = 2^10, 2^16, 1000003, 2^20,
 //   2^25, 2^27. -dist (repeatable) picks distributions by name; without it
-//   every one of keys.h.
+//   every one of keys.h. -method measures only the methods whose names the
+//   regular expression (ECMAScript) matches; without it every one.
 
 #include "keys.h"
 
@@ -63,6 +64,8 @@
 #include <cstdlib>
 #include <exception>
 #include <functional>
+#include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -303,6 +306,21 @@ static void print_row(int n, const Distribution &dist, const char *method, const
 
 // ---- the benchmark --------------------------------------------------------
 
+// kMethods are the names of the methods, in the order they are measured.
+static const char *const kMethods[] = {"memcpy",         "cub_radix_full", "cub_pairs_full",
+                                       "cub_radix_bits", "cub_pairs_bits", "cub_radix_desc",
+                                       "cub_pairs_desc", "thrust_sort",    "cub_sort_unique",
+                                       "cub_scan"};
+
+// method_filter holds -method's expression; without one, every method is
+// measured.
+static std::optional<std::regex> method_filter;
+
+// wanted reports whether the method is measured.
+static bool wanted(const char *method) {
+  return !method_filter || std::regex_search(method, *method_filter);
+}
+
 // RadixBits is one way a radix sort is told the keys' bits.
 struct RadixBits {
   const char *keys_method, *pairs_method;
@@ -327,12 +345,15 @@ static void bench_keys(const Distribution &dist, const std::vector<K> &keys, int
   size_t need = 0;
   const int full = int(sizeof(K) * 8);
 
-  buf.poison();
-  Timing t = time_runs(runs, nothing, [&] {
-    CHECK(cudaMemcpyAsync(buf.out, buf.keys, bytes, cudaMemcpyDeviceToDevice, 0));
-  });
-  check_keys(Check{n, dist, "memcpy"}, buf.out, keys);
-  print_row(n, dist, "memcpy", t, runs);
+  Timing t{};
+  if (wanted("memcpy")) {
+    buf.poison();
+    t = time_runs(runs, nothing, [&] {
+      CHECK(cudaMemcpyAsync(buf.out, buf.keys, bytes, cudaMemcpyDeviceToDevice, 0));
+    });
+    check_keys(Check{n, dist, "memcpy"}, buf.out, keys);
+    print_row(n, dist, "memcpy", t, runs);
+  }
 
   std::vector<RadixBits> radix = {{"cub_radix_full", "cub_pairs_full", full}};
   if (bits > 0) {
@@ -340,63 +361,77 @@ static void bench_keys(const Distribution &dist, const std::vector<K> &keys, int
   }
   for (const RadixBits &r : radix) {
     int end_bit = r.end_bit;
-    CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, buf.keys, buf.out, n, 0, end_bit));
-    buf.reserve(need);
-    buf.poison();
-    t = time_runs(runs, nothing, [&] {
-      size_t temp_bytes = buf.temp_bytes;
-      CHECK(cub::DeviceRadixSort::SortKeys(buf.temp, temp_bytes, buf.keys, buf.out, n, 0,
-                                           end_bit));
-    });
-    check_keys(Check{n, dist, r.keys_method}, buf.out, sorted);
-    print_row(n, dist, r.keys_method, t, runs);
+    if (wanted(r.keys_method)) {
+      CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, buf.keys, buf.out, n, 0, end_bit));
+      buf.reserve(need);
+      buf.poison();
+      t = time_runs(runs, nothing, [&] {
+        size_t temp_bytes = buf.temp_bytes;
+        CHECK(cub::DeviceRadixSort::SortKeys(buf.temp, temp_bytes, buf.keys, buf.out, n, 0,
+                                             end_bit));
+      });
+      check_keys(Check{n, dist, r.keys_method}, buf.out, sorted);
+      print_row(n, dist, r.keys_method, t, runs);
+    }
 
-    CHECK(cub::DeviceRadixSort::SortPairs(nullptr, need, buf.keys, buf.out, buf.values,
-                                          buf.values_out, n, 0, end_bit));
-    buf.reserve(need);
-    buf.poison();
-    t = time_runs(runs, nothing, [&] {
-      size_t temp_bytes = buf.temp_bytes;
-      CHECK(cub::DeviceRadixSort::SortPairs(buf.temp, temp_bytes, buf.keys, buf.out, buf.values,
+    if (wanted(r.pairs_method)) {
+      CHECK(cub::DeviceRadixSort::SortPairs(nullptr, need, buf.keys, buf.out, buf.values,
                                             buf.values_out, n, 0, end_bit));
-    });
-    check_keys(Check{n, dist, r.pairs_method}, buf.out, sorted);
-    check_argsort(Check{n, dist, r.pairs_method}, buf.values_out, keys, sorted);
-    print_row(n, dist, r.pairs_method, t, runs);
+      buf.reserve(need);
+      buf.poison();
+      t = time_runs(runs, nothing, [&] {
+        size_t temp_bytes = buf.temp_bytes;
+        CHECK(cub::DeviceRadixSort::SortPairs(buf.temp, temp_bytes, buf.keys, buf.out,
+                                              buf.values, buf.values_out, n, 0, end_bit));
+      });
+      check_keys(Check{n, dist, r.pairs_method}, buf.out, sorted);
+      check_argsort(Check{n, dist, r.pairs_method}, buf.values_out, keys, sorted);
+      print_row(n, dist, r.pairs_method, t, runs);
+    }
   }
 
   std::vector<K> descending(sorted.rbegin(), sorted.rend());
-  CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, need, buf.keys, buf.out, n));
-  buf.reserve(need);
-  buf.poison();
-  t = time_runs(runs, nothing, [&] {
-    size_t temp_bytes = buf.temp_bytes;
-    CHECK(cub::DeviceRadixSort::SortKeysDescending(buf.temp, temp_bytes, buf.keys, buf.out, n));
-  });
-  check_keys(Check{n, dist, "cub_radix_desc"}, buf.out, descending);
-  print_row(n, dist, "cub_radix_desc", t, runs);
+  if (wanted("cub_radix_desc")) {
+    CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, need, buf.keys, buf.out, n));
+    buf.reserve(need);
+    buf.poison();
+    t = time_runs(runs, nothing, [&] {
+      size_t temp_bytes = buf.temp_bytes;
+      CHECK(
+          cub::DeviceRadixSort::SortKeysDescending(buf.temp, temp_bytes, buf.keys, buf.out, n));
+    });
+    check_keys(Check{n, dist, "cub_radix_desc"}, buf.out, descending);
+    print_row(n, dist, "cub_radix_desc", t, runs);
+  }
 
-  CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, need, buf.keys, buf.out, buf.values,
-                                                  buf.values_out, n));
-  buf.reserve(need);
-  buf.poison();
-  t = time_runs(runs, nothing, [&] {
-    size_t temp_bytes = buf.temp_bytes;
-    CHECK(cub::DeviceRadixSort::SortPairsDescending(buf.temp, temp_bytes, buf.keys, buf.out,
+  if (wanted("cub_pairs_desc")) {
+    CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, need, buf.keys, buf.out,
                                                     buf.values, buf.values_out, n));
-  });
-  check_keys(Check{n, dist, "cub_pairs_desc"}, buf.out, descending);
-  check_argsort(Check{n, dist, "cub_pairs_desc"}, buf.values_out, keys, descending);
-  print_row(n, dist, "cub_pairs_desc", t, runs);
+    buf.reserve(need);
+    buf.poison();
+    t = time_runs(runs, nothing, [&] {
+      size_t temp_bytes = buf.temp_bytes;
+      CHECK(cub::DeviceRadixSort::SortPairsDescending(buf.temp, temp_bytes, buf.keys, buf.out,
+                                                      buf.values, buf.values_out, n));
+    });
+    check_keys(Check{n, dist, "cub_pairs_desc"}, buf.out, descending);
+    check_argsort(Check{n, dist, "cub_pairs_desc"}, buf.values_out, keys, descending);
+    print_row(n, dist, "cub_pairs_desc", t, runs);
+  }
 
-  buf.poison();
-  t = time_runs(
-      runs,
-      [&] { CHECK(cudaMemcpyAsync(buf.work, buf.keys, bytes, cudaMemcpyDeviceToDevice, 0)); },
-      [&] { thrust::sort(thrust::device, buf.work, buf.work + n); });
-  check_keys(Check{n, dist, "thrust_sort"}, buf.work, sorted);
-  print_row(n, dist, "thrust_sort", t, runs);
+  if (wanted("thrust_sort")) {
+    buf.poison();
+    t = time_runs(
+        runs,
+        [&] { CHECK(cudaMemcpyAsync(buf.work, buf.keys, bytes, cudaMemcpyDeviceToDevice, 0)); },
+        [&] { thrust::sort(thrust::device, buf.work, buf.work + n); });
+    check_keys(Check{n, dist, "thrust_sort"}, buf.work, sorted);
+    print_row(n, dist, "thrust_sort", t, runs);
+  }
 
+  if (!wanted("cub_sort_unique")) {
+    return;
+  }
   int unique_bits = bits > 0 ? bits : full;
   size_t unique_need = 0;
   CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, buf.keys, buf.work, n, 0, unique_bits));
@@ -451,7 +486,9 @@ static void bench_distribution(const Distribution &dist, int n, uint64_t seed, i
   case KeyType::U32: {
     std::vector<uint32_t> keys = uint32_keys(dist, size_t(n), seed);
     bench_keys(dist, keys, span_bits(key_span(dist, size_t(n), seed)), runs);
-    bench_scan(dist, keys, runs);
+    if (wanted("cub_scan")) {
+      bench_scan(dist, keys, runs);
+    }
     return;
   }
   case KeyType::U64:
@@ -479,14 +516,19 @@ static void usage() {
   for (const Distribution &d : all_distributions()) {
     names += " " + d.name;
   }
+  std::string methods;
+  for (const char *m : kMethods) {
+    methods += std::string(" ") + m;
+  }
   std::fprintf(stderr,
-               "usage: baseline [-n N]... [-dist D]... [-runs R] [-seed S]\n"
+               "usage: baseline [-n N]... [-dist D]... [-method RE] [-runs R] [-seed S]\n"
                "  -n N     key count, 1 <= N <= %d; repeatable (default 2^10, 2^16, 1000003,\n"
                "           2^20, 2^25, 2^27)\n"
                "  -dist D  key distribution; repeatable (default all:%s)\n"
+               "  -method RE  measure only the methods whose names RE matches (default all:%s)\n"
                "  -runs R  timed runs per measurement, at least %d (default %d)\n"
                "  -seed S  key generator seed (default 1)\n",
-               1 << 30, names.c_str(), kMinRuns, kMinRuns);
+               1 << 30, names.c_str(), methods.c_str(), kMinRuns, kMinRuns);
   std::exit(2);
 }
 
@@ -529,6 +571,17 @@ static Options parse_options(int argc, char **argv) {
         usage();
       }
       opt.dists.push_back(*it);
+    } else if (flag == "-method") {
+      try {
+        method_filter.emplace(value);
+      } catch (const std::regex_error &e) {
+        std::fprintf(stderr, "error: -method %s: %s\n", value, e.what());
+        usage();
+      }
+      if (std::none_of(std::begin(kMethods), std::end(kMethods), wanted)) {
+        std::fprintf(stderr, "error: -method %s matches no method\n", value);
+        usage();
+      }
     } else if (flag == "-runs") {
       long long r = parse_number("-runs", value);
       if (r < kMinRuns || r > 100000) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run.sh builds the CUB/Thrust sort baseline into OUTDIR and runs it with the
-# remaining arguments (see baseline.cu for its flags: -n, -dist, -runs, -seed).
+# remaining arguments (see baseline.cu for its flags: -n, -dist, -method, -runs, -seed).
 #
-#   bash bench/cub/run.sh OUTDIR [-n N]... [-dist D]... [-runs R] [-seed S]
+#   bash bench/cub/run.sh OUTDIR [-n N]... [-dist D]... [-method RE] [-runs R] [-seed S]
 #
 # The CSV goes to stdout and to OUTDIR/cub.csv; progress and the CSV's path go
 # to stderr. The exit status is non-zero if the build fails or any result is wrong.

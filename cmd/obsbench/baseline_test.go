@@ -40,7 +40,7 @@ func fakeBaseline(t *testing.T, csv string) (bin, argsFile string) {
 func TestRunBaselinePassesTheSettings(t *testing.T) {
 	bin, argsFile := fakeBaseline(t, csvHeader+"\n64,T4,memcpy,0.010000,0.009000,0.012000,17\n")
 	var progress bytes.Buffer
-	rows, err := runBaseline(bin, []int{64, 1 << 20}, []string{"T4", "few16"}, 17, 5, &progress)
+	rows, err := runBaseline(bin, []int{64, 1 << 20}, []string{"T4", "few16"}, nil, 17, 5, &progress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,14 +58,23 @@ func TestRunBaselinePassesTheSettings(t *testing.T) {
 	if progress.String() != "progress\n" {
 		t.Errorf("progress %q", progress.String())
 	}
+	if _, err := runBaseline(bin, []int{64}, []string{"T4"}, []string{memcpyMethod, cubRadixBits}, 15, 1, &progress); err != nil {
+		t.Fatal(err)
+	}
+	if args, err = os.ReadFile(argsFile); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(args)); got != "-n 64 -dist T4 -method ^(memcpy|cub_radix_bits)$ -runs 15 -seed 1" {
+		t.Errorf("baseline arguments with methods %q", got)
+	}
 }
 
 func TestRunBaselineFailureIsAnError(t *testing.T) {
 	bin, _ := fakeBaseline(t, "")
-	if _, err := runBaseline(bin, []int{64}, []string{"T4"}, 15, 1, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "running the baseline") {
+	if _, err := runBaseline(bin, []int{64}, []string{"T4"}, nil, 15, 1, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "running the baseline") {
 		t.Errorf("error %v, want the baseline's failure", err)
 	}
-	if _, err := runBaseline(filepath.Join(t.TempDir(), "missing"), []int{64}, []string{"T4"}, 15, 1, &bytes.Buffer{}); err == nil {
+	if _, err := runBaseline(filepath.Join(t.TempDir(), "missing"), []int{64}, []string{"T4"}, nil, 15, 1, &bytes.Buffer{}); err == nil {
 		t.Error("running a missing baseline succeeded")
 	}
 }
@@ -111,7 +120,7 @@ func buildFakeBaseline(t *testing.T) string {
 func TestBaselineOnFakeCUDA(t *testing.T) {
 	bin := buildFakeBaseline(t)
 	t.Run("rows", func(t *testing.T) {
-		rows, err := runBaseline(bin, []int{300, 64}, distOrder(), 15, 3, &bytes.Buffer{})
+		rows, err := runBaseline(bin, []int{300, 64}, distOrder(), nil, 15, 3, &bytes.Buffer{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,6 +149,34 @@ func TestBaselineOnFakeCUDA(t *testing.T) {
 				}
 			}
 		}
+		// Every method's rival is one the baseline measures.
+		for _, m := range ourMethods {
+			if !slices.ContainsFunc(rows, func(r row) bool { return r.method == m.rival() }) {
+				t.Errorf("%s's rival %s: no row of the baseline", m.label(), m.rival())
+			}
+		}
+	})
+	t.Run("methods", func(t *testing.T) {
+		for _, want := range [][]string{{memcpyMethod, cubPairsFull}, {cubScan}, {cubSortUnique, thrustSort}} {
+			rows, err := runBaseline(bin, []int{300}, []string{"T4", "F32"}, want, 15, 3, &bytes.Buffer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, dist := range []string{"T4", "F32"} {
+				var got []string
+				for _, r := range rows {
+					if r.dist == dist {
+						got = append(got, r.method)
+					}
+				}
+				wantHere := slices.DeleteFunc(slices.Clone(want), func(m string) bool { return dist == "F32" && m == cubScan })
+				slices.Sort(got)
+				slices.Sort(wantHere)
+				if !slices.Equal(got, wantHere) {
+					t.Errorf("-method of %v, dist %s: methods %v, want %v", want, dist, got, wantHere)
+				}
+			}
+		}
 	})
 	t.Run("merged", func(t *testing.T) {
 		opts := cpuOptions(t.TempDir())
@@ -162,10 +199,12 @@ func TestBaselineOnFakeCUDA(t *testing.T) {
 				t.Errorf("no ratio of %s to %s for %s", m.label(), m.rival(), dist)
 			}
 		}
-		// Every method's rival is one the baseline measures.
-		for _, m := range ourMethods {
-			if !slices.ContainsFunc(rows, func(r row) bool { return r.method == m.rival() }) {
-				t.Errorf("%s's rival %s: no row of the baseline", m.label(), m.rival())
+		// A run of some of our methods has the baseline time their rivals
+		// and the copy alone.
+		rivals := rivalsOf(opts.methods)
+		for _, r := range rows {
+			if !slices.ContainsFunc(ourMethods, func(m method) bool { return m.label() == r.method }) && !slices.Contains(rivals, r.method) {
+				t.Errorf("a row of %s, not a rival of %v", r.method, methodNames(opts.methods))
 			}
 		}
 	})
@@ -188,7 +227,8 @@ func TestBaselineOnFakeCUDA(t *testing.T) {
 		}
 	})
 	t.Run("bad command lines", func(t *testing.T) {
-		for _, args := range [][]string{{"-dist", "T3"}, {"-n", "0"}, {"-n", "2147483648"}, {"-runs", "14"}, {"-seed", "-1"}, {"-bogus", "1"}, {"-n"}} {
+		for _, args := range [][]string{{"-dist", "T3"}, {"-n", "0"}, {"-n", "2147483648"}, {"-runs", "14"}, {"-seed", "-1"}, {"-bogus", "1"}, {"-n"},
+			{"-method", "("}, {"-method", "^cub_nothing$"}} {
 			var stderr bytes.Buffer
 			cmd := exec.Command(bin, args...)
 			cmd.Stderr = &stderr

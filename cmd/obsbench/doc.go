@@ -38,7 +38,8 @@
 // ranges it accepts, how it runs on the device buffers, and how its result
 // is checked; a distribution gets every method of its key type that
 // accepts its range (and, with -method, whose name matches the regular
-// expression; the baseline still runs whole; methods for distinct keys
+// expression, and the baseline program, -cub-bin, then times only their
+// rivals and the copy; methods for distinct keys
 // only get the distributions of distinct keys). Today: Sorter.CountingSort
 // (obs_counting), Sorter.EnqueueCountingSort (obs_counting_enqueued: the
 // same without reading back the range check) and Sorter.OccurrenceSort

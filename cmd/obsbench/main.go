@@ -93,7 +93,12 @@ func measureAll(opts options, stderr io.Writer) (rows []row, err error) {
 		for _, d := range opts.dists {
 			names = append(names, d.label())
 		}
-		if cub, err = runBaseline(opts.cubBin, opts.sizes, names, opts.runs, opts.seed, stderr); err != nil {
+		// A run of some of our methods times only their rivals and the copy.
+		var rivals []string
+		if opts.methods != nil {
+			rivals = rivalsOf(opts.methods)
+		}
+		if cub, err = runBaseline(opts.cubBin, opts.sizes, names, rivals, opts.runs, opts.seed, stderr); err != nil {
 			return nil, err
 		}
 	}

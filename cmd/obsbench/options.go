@@ -147,7 +147,7 @@ Flags:
 	fs.Var(&sizes, "n", "key count, decimal or 2^k; repeatable (default "+sizeNames(defaultSizes)+")")
 	fs.Var(&dists, "dist", "key distribution; repeatable (default all: "+strings.Join(distOrder(), " ")+")")
 	fs.BoolVar(&opts.quick, "quick", false, "without -n and -dist: key counts "+sizeNames(quickSizes)+" and the distributions T4, T8, ..., T24 and those after T24")
-	only := fs.String("method", "", "measure only our methods whose names match this regular expression (default all)")
+	only := fs.String("method", "", "measure only our methods whose names match this regular expression, and of the baseline's only their rivals and the copy (default all)")
 	fs.IntVar(&opts.runs, "runs", minRuns, fmt.Sprintf("timed runs per measurement, at least %d", minRuns))
 	fs.Uint64Var(&opts.seed, "seed", 1, "key generator seed, as the baseline's")
 	fs.StringVar(&opts.cubCSV, "cub", "", "CSV the CUB baseline printed, to merge")
