@@ -90,40 +90,22 @@ func reserveKernel(global bool) *dsl.Kernel {
 // run runs WarpReserveHot on v on dev, its counters shared or global, and
 // returns the counters after and every lane's slot.
 func (v reservation) run(dev runtime.Device, global bool) (after, slots []uint32, err error) {
-	bufs := make([]*runtime.Buffer[uint32], 0, 5)
+	// cells, valids, before, the counters after (from before) and the slots.
+	var bufs []*runtime.Buffer[uint32]
 	defer func() {
 		for _, b := range bufs {
 			b.Free()
 		}
 	}()
-	upload := func(xs []uint32) (*runtime.Buffer[uint32], error) {
+	for _, xs := range [][]uint32{v.cells, v.valids, v.before, v.before, make([]uint32, len(v.cells))} {
 		b, err := runtime.FromSlice(dev, xs)
-		if err == nil {
-			bufs = append(bufs, b)
+		if err != nil {
+			return nil, nil, err
 		}
-		return b, err
+		bufs = append(bufs, b)
 	}
-	cells, err := upload(v.cells)
-	if err != nil {
-		return nil, nil, err
-	}
-	valids, err := upload(v.valids)
-	if err != nil {
-		return nil, nil, err
-	}
-	before, err := upload(v.before)
-	if err != nil {
-		return nil, nil, err
-	}
-	afterBuf, err := upload(v.before)
-	if err != nil {
-		return nil, nil, err
-	}
-	slotBuf, err := upload(make([]uint32, len(v.cells)))
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := launch(dev, reserveKernel(global), cells, valids, before, afterBuf, slotBuf); err != nil {
+	afterBuf, slotBuf := bufs[3], bufs[4]
+	if err := launch(dev, reserveKernel(global), bufs[0], bufs[1], bufs[2], afterBuf, slotBuf); err != nil {
 		return nil, nil, err
 	}
 	if after, err = afterBuf.ToSlice(); err != nil {
